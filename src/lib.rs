@@ -1,0 +1,22 @@
+//! Quire: a MySQL-compatible transactional SQL server where logging costs (almost) nothing.
+//!
+//! The layers follow the flow of a statement (see `../shared/DESIGN.md`):
+//!
+//! ```text
+//! wire ─► session ─► sql ─► storage ─► journal
+//!                     └──► observe (statement records: logs, digests, status)
+//! ```
+//!
+//! - [`wire`]: the MySQL client/server protocol: packets, handshake, authentication,
+//!   result-set encoding. Knows nothing about SQL.
+//! - [`session`]: one client connection's state: variables, current database, transaction,
+//!   prepared statements; dispatches commands.
+//! - [`sql`]: lexing, parsing (sqlparser-rs), planning (with a plan cache keyed by the
+//!   normalised statement) and execution.
+//! - [`storage`]: memory-resident MVCC tables, indexes, row locks, transactions.
+//! - [`journal`]: the commit hook: where a transaction's changes become durable.
+//! - [`config`]: command-line options, `my.cnf`, and the registry of system variables.
+//! - [`error`]: MySQL error numbers and SQLSTATEs.
+
+pub mod error;
+pub mod sql;

@@ -1,0 +1,4 @@
+//! SQL: from statement text to results.
+
+pub mod types;
+pub mod value;

@@ -1,0 +1,207 @@
+//! Values: what a column holds and what an expression evaluates to.
+//!
+//! A [`Value`] is untyped on its own: its meaning (which collation compares it, how many
+//! fractional digits a DATETIME prints with, whether an integer is a YEAR) comes from the
+//! [`SqlType`](super::types::SqlType) of the column or expression it belongs to. What a value
+//! does carry is its *representation*, chosen so that the common cases are cheap:
+//!
+//! - integers as `i64`/`u64` (BIGINT UNSIGNED needs the full `u64` range);
+//! - DECIMAL as an exact `BigDecimal` (boxed: it is rare on hot paths and large);
+//! - strings and binary data as shared, immutable bytes ([`Str`]); cloning one is a reference
+//!   count increment, never a copy, so rows can hand out column values freely;
+//! - temporal values as broken-down fields ([`DateTime`], [`Time`]) whose derived ordering is
+//!   chronological.
+//!
+//! Rows are `Arc<[Value]>` ([`Row`]): one allocation, shared by every snapshot that sees it.
+//!
+//! Conversions between representations follow MySQL's rules and live in
+//! [`convert`](super::convert); comparison lives in [`compare`](super::compare).
+
+use bigdecimal::BigDecimal;
+use std::sync::Arc;
+
+/// Immutable shared bytes: character data (utf8mb4) or binary data.
+pub type Str = Arc<[u8]>;
+
+/// A stored row: one value per column, in table column order.
+pub type Row = Arc<[Value]>;
+
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    #[default]
+    Null,
+    Int(i64),
+    UInt(u64),
+    /// FLOAT columns keep single precision so they print as MySQL prints them.
+    Float(f32),
+    Double(f64),
+    Decimal(Box<BigDecimal>),
+    Bytes(Str),
+    /// DATE (time fields zero).
+    Date(DateTime),
+    /// DATETIME and TIMESTAMP.
+    DateTime(DateTime),
+    /// TIME: a signed duration.
+    Time(Time),
+}
+
+/// A calendar date and time of day with microseconds. Field order makes the derived
+/// `Ord` chronological. MySQL's zero date (`0000-00-00`) is all zeros.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DateTime {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+    pub hour: u8,
+    pub minute: u8,
+    pub second: u8,
+    pub micro: u32,
+}
+
+impl DateTime {
+    pub const ZERO: DateTime = DateTime {
+        year: 0,
+        month: 0,
+        day: 0,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        micro: 0,
+    };
+
+    pub fn date(year: u16, month: u8, day: u8) -> DateTime {
+        DateTime {
+            year,
+            month,
+            day,
+            ..DateTime::ZERO
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        *self == DateTime::ZERO
+    }
+
+    /// The date part only (time fields zeroed).
+    pub fn date_part(&self) -> DateTime {
+        DateTime {
+            year: self.year,
+            month: self.month,
+            day: self.day,
+            ..DateTime::ZERO
+        }
+    }
+}
+
+/// A TIME value: a signed duration in microseconds (MySQL's range is ±838:59:59.000000).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time {
+    pub micros: i64,
+}
+
+impl Time {
+    pub const MAX_MICROS: i64 = (838 * 3600 + 59 * 60 + 59) * 1_000_000;
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Bytes(Arc::from(s.as_bytes()))
+    }
+
+    pub fn bytes(b: &[u8]) -> Value {
+        Value::Bytes(Arc::from(b))
+    }
+
+    pub fn from_string(s: String) -> Value {
+        Value::Bytes(Arc::from(s.into_bytes().into_boxed_slice()))
+    }
+
+    pub fn from_vec(v: Vec<u8>) -> Value {
+        Value::Bytes(Arc::from(v.into_boxed_slice()))
+    }
+
+    pub fn decimal(d: BigDecimal) -> Value {
+        Value::Decimal(Box::new(d))
+    }
+
+    /// The bytes of a string value, if it is one.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Value::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn bool(b: bool) -> Value {
+        Value::Int(b as i64)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(v: i64) -> Value {
+        Value::Int(v)
+    }
+}
+
+impl From<u64> for Value {
+    fn from(v: u64) -> Value {
+        Value::UInt(v)
+    }
+}
+
+impl From<f64> for Value {
+    fn from(v: f64) -> Value {
+        Value::Double(v)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Value {
+        Value::str(v)
+    }
+}
+
+impl From<String> for Value {
+    fn from(v: String) -> Value {
+        Value::from_string(v)
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Value {
+        v.map(Into::into).unwrap_or(Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_is_small() {
+        // Rows hold many values: keep the enum at three words.
+        assert!(
+            std::mem::size_of::<Value>() <= 24,
+            "{}",
+            std::mem::size_of::<Value>()
+        );
+    }
+
+    #[test]
+    fn datetime_orders_chronologically() {
+        let a = DateTime {
+            year: 2020,
+            month: 1,
+            day: 31,
+            hour: 23,
+            ..DateTime::ZERO
+        };
+        let b = DateTime::date(2020, 2, 1);
+        assert!(a < b);
+        assert!(DateTime::ZERO < b);
+    }
+}
