@@ -65,7 +65,13 @@ pub mod code {
     pub const ER_BLOB_USED_AS_KEY: u16 = 1073;
     pub const ER_TOO_BIG_FIELDLENGTH: u16 = 1074;
     pub const ER_WRONG_AUTO_KEY: u16 = 1075;
+    pub const ER_WRONG_SUB_KEY: u16 = 1089;
+    pub const ER_CANT_REMOVE_ALL_FIELDS: u16 = 1090;
     pub const ER_CANT_DROP_FIELD_OR_KEY: u16 = 1091;
+    pub const ER_BLOB_CANT_HAVE_DEFAULT: u16 = 1101;
+    pub const ER_TOO_MANY_FIELDS: u16 = 1117;
+    pub const ER_WRONG_NAME_FOR_INDEX: u16 = 1280;
+    pub const ER_INVALID_ON_UPDATE: u16 = 1294;
     pub const ER_INSERT_INFO: u16 = 1092;
     pub const ER_NO_SUCH_THREAD: u16 = 1094;
     pub const ER_KILL_DENIED_ERROR: u16 = 1095;
@@ -156,6 +162,7 @@ pub mod code {
     pub const ER_TABLENAME_NOT_ALLOWED_HERE: u16 = 1250;
     pub const ER_NOT_SUPPORTED_AUTH_MODE: u16 = 1251;
     pub const ER_WARN_TOO_FEW_RECORDS: u16 = 1261;
+    pub const ER_NO_DEFAULT_FOR_FIELD: u16 = 1364;
     pub const ER_WARN_TOO_MANY_RECORDS: u16 = 1262;
     pub const ER_WARN_NULL_TO_NOTNULL: u16 = 1263;
     pub const ER_WARN_DATA_OUT_OF_RANGE: u16 = 1264;
@@ -205,6 +212,9 @@ pub mod code {
     pub const ER_DATA_OUT_OF_RANGE: u16 = 1690;
     pub const ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: u16 = 1792;
     pub const ER_LOCK_NOWAIT: u16 = 3572;
+    pub const ER_MALFORMED_PACKET: u16 = 1835;
+    pub const ER_MAX_PREPARED_STMT_COUNT_REACHED: u16 = 1461;
+    pub const ER_TABLE_DEF_CHANGED: u16 = 1412;
     pub const ER_INNODB_READ_ONLY: u16 = 1874;
     pub const ER_FT_MATCHING_KEY_NOT_FOUND: u16 = 1191;
     pub const ER_INVALID_JSON_TEXT: u16 = 3140;

@@ -10,13 +10,18 @@
 //! - [`wire`]: the MySQL client/server protocol: packets, handshake, authentication,
 //!   result-set encoding. Knows nothing about SQL.
 //! - [`session`]: one client connection's state: variables, current database, transaction,
-//!   prepared statements; dispatches commands.
+//!   prepared statements; runs statements.
 //! - [`sql`]: lexing, parsing (sqlparser-rs), planning (with a plan cache keyed by the
 //!   normalised statement) and execution.
 //! - [`storage`]: memory-resident MVCC tables, indexes, row locks, transactions.
-//! - [`journal`]: the commit hook: where a transaction's changes become durable.
 //! - [`config`]: command-line options, `my.cnf`, and the registry of system variables.
+//! - [`server`]: state shared by all sessions.
 //! - [`error`]: MySQL error numbers and SQLSTATEs.
 
+pub mod config;
 pub mod error;
+pub mod server;
+pub mod session;
 pub mod sql;
+pub mod storage;
+pub mod wire;

@@ -1,3 +1,89 @@
+//! The `quire` binary: the server (default) and, later, tool subcommands.
+
+use quire::config::options::{self, Startup};
+use quire::config::{GlobalVars, vars};
+use quire::server::Server;
+use quire::storage::Storage;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
-    println!("quire: under construction");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match options::parse(&args) {
+        Err(e) => {
+            eprintln!("quire: [ERROR] {e}");
+            eprintln!("quire: [ERROR] Aborting (see `quire --help`)");
+            std::process::exit(1);
+        }
+        Ok(Startup::Help) => print!("{}", options::help_text()),
+        Ok(Startup::Version) => println!("{}", options::version_text()),
+        Ok(Startup::Run(opts)) => {
+            for w in &opts.warnings {
+                eprintln!("quire: [Warning] {w}");
+            }
+            let globals = GlobalVars::new();
+            if let Err(e) = opts.apply(&globals) {
+                eprintln!("quire: [ERROR] {e}");
+                std::process::exit(1);
+            }
+            if let Err(e) = run(globals) {
+                eprintln!("quire: [ERROR] {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+}
+
+/// Resolve a path option relative to the data directory (as mysqld does for the socket).
+fn in_datadir(datadir: &Path, value: &str, default_name: &str) -> PathBuf {
+    if value.is_empty() {
+        datadir.join(default_name)
+    } else {
+        let p = PathBuf::from(value);
+        if p.is_absolute() || value.contains('/') {
+            p
+        } else {
+            datadir.join(p)
+        }
+    }
+}
+
+fn run(globals: GlobalVars) -> Result<(), String> {
+    let datadir = PathBuf::from(globals.get_string(vars::DATADIR));
+    std::fs::create_dir_all(&datadir)
+        .map_err(|e| format!("cannot create data directory '{}': {e}", datadir.display()))?;
+    let datadir = datadir
+        .canonicalize()
+        .map_err(|e| format!("data directory '{}': {e}", datadir.display()))?;
+    globals.set(
+        vars::DATADIR,
+        quire::sql::value::Value::from_string(format!("{}/", datadir.display())),
+    );
+    let socket = in_datadir(&datadir, &globals.get_string(vars::SOCKET), "mysql.sock");
+    globals.set(
+        vars::SOCKET,
+        quire::sql::value::Value::from_string(socket.display().to_string()),
+    );
+    let version = globals.get_string(vars::VERSION);
+
+    let storage = Arc::new(Storage::new());
+    quire::storage::purge::Purge::spawn(storage.clone());
+    let server = Arc::new(Server::new(storage, globals, version));
+
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .thread_name("quire-worker")
+        // Deeply nested statements recurse in the parser and binder (bounded by
+        // PARSE_DEPTH_MAX); give them room.
+        .thread_stack_size(16 << 20)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    rt.block_on(quire::session::conn::listen(server, socket))
 }

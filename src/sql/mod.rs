@@ -1,4 +1,90 @@
 //! SQL: from statement text to results.
+//!
+//! ## Life of a statement
+//!
+//! 1. **Normalise** ([`lexer`]): one pass over the text lifts literals out into parameters
+//!    (`… WHERE id = 5` → `… WHERE id = ?1`, literal `5`), drops comments, inlines executable
+//!    comments and computes the statement digest. The parameterised text is the plan-cache key.
+//! 2. **Plan cache** ([`cache`]): a hit gives the shared plan at once; the literals become the
+//!    execution's parameter values.
+//! 3. On a miss, **parse** ([`parse`]) with sqlparser-rs (MySQL dialect) — or Quire's own small
+//!    parser for the administrative statements sqlparser does not know — and **plan**
+//!    ([`planner`], [`bind`], [`access`]). If a lifted literal would leak into the plan (a
+//!    literal in the select list names and types a result column), the original text is
+//!    planned instead and cached under its exact text.
+//! 4. **Execute** ([`exec`] for queries, [`dml`] for writes, [`utility`] and [`ddl`] for the
+//!    rest) against a snapshot or, for writes and locking reads, the latest committed data with
+//!    row locks. The session ([`crate::session`]) owns transactions and lock waits.
+//!
+//! What this layer must never do: block on I/O or on a lock (it returns a wait instead), or
+//! panic on anything a client sent.
 
+pub mod access;
+pub mod admin;
+pub mod bind;
+pub mod cache;
+pub mod collation;
+pub mod compare;
+pub mod convert;
+pub mod ddl;
+pub mod dml;
+pub mod exec;
+pub mod expr;
+pub mod func;
+pub mod lexer;
+pub mod parse;
+pub mod plan;
+pub mod plan_dml;
+pub mod planner;
+pub mod show;
 pub mod types;
+pub mod utility;
 pub mod value;
+
+use plan::{DeletePlan, InsertPlan, SelectPlan, UpdatePlan};
+use types::{ColumnMeta, SqlType};
+
+/// A parsed statement: sqlparser's AST, or one of Quire's own administrative statements.
+pub enum Statement {
+    Ast(Box<sqlparser::ast::Statement>),
+    Admin(admin::AdminStmt),
+}
+
+/// What a statement became at prepare time.
+pub enum Planned {
+    Select(SelectPlan),
+    Insert(InsertPlan),
+    Update(UpdatePlan),
+    Delete(DeletePlan),
+    /// Everything else is interpreted at execution from its parsed form.
+    Other(Statement),
+}
+
+/// A prepared statement: its plan (or parsed form), parameter count and result shape.
+pub struct Prepared {
+    pub planned: Planned,
+    pub param_count: usize,
+    pub columns: Vec<ColumnMeta>,
+    pub types: Vec<SqlType>,
+    pub catalog_version: u64,
+    pub kind: lexer::StatementKind,
+}
+
+impl Prepared {
+    pub fn is_select(&self) -> bool {
+        matches!(self.planned, Planned::Select(_))
+    }
+
+    /// Does executing it write rows (and so need a transaction)?
+    pub fn writes(&self) -> bool {
+        matches!(
+            self.planned,
+            Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_)
+        )
+    }
+
+    /// A locking read?
+    pub fn locks(&self) -> bool {
+        matches!(&self.planned, Planned::Select(p) if p.lock.is_some())
+    }
+}

@@ -1,0 +1,134 @@
+//! The server: state shared by all sessions.
+//!
+//! Holds the storage engine, the global system variables, the plan cache, user accounts, the
+//! registry of live sessions (for SHOW PROCESSLIST and KILL) and global status counters.
+//! Nothing here is locked on a statement's hot path except reads of small structures.
+
+use crate::config::GlobalVars;
+use crate::sql::cache::PlanCache;
+use crate::storage::Storage;
+use parking_lot::{Mutex, RwLock};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// A user account: `user@host` pattern, default plugin, password hashes (see
+/// [`crate::wire::auth`] for what is stored and why).
+pub type Account = crate::wire::auth::AccountAuth;
+
+/// An account with this password (empty: none).
+pub fn account(
+    user: &str,
+    host: &str,
+    plugin: crate::wire::auth::AuthPlugin,
+    password: &[u8],
+) -> Account {
+    Account {
+        user: user.to_string(),
+        host: host.to_string(),
+        plugin,
+        credentials: crate::wire::auth::credentials_from_password(password),
+    }
+}
+
+/// What another session can see of a session (processlist) and do to it (KILL).
+pub struct SessionShared {
+    pub id: u32,
+    pub user: Mutex<String>,
+    pub host: String,
+    pub db: Mutex<Option<String>>,
+    pub command: Mutex<&'static str>,
+    pub info: Mutex<Option<String>>,
+    pub state: Mutex<&'static str>,
+    /// When the current command started (for the Time column).
+    pub command_start: Mutex<Instant>,
+    /// 0: not killed; 1: KILL QUERY; 2: KILL CONNECTION.
+    pub killed: AtomicU8,
+    pub kill_notify: tokio::sync::Notify,
+}
+
+pub const KILL_QUERY: u8 = 1;
+pub const KILL_CONNECTION: u8 = 2;
+
+#[derive(Default)]
+pub struct Status {
+    pub connections: AtomicU64,
+    pub aborted_connects: AtomicU64,
+    pub aborted_clients: AtomicU64,
+    pub questions: AtomicU64,
+    pub queries: AtomicU64,
+    pub slow_queries: AtomicU64,
+    pub bytes_received: AtomicU64,
+    pub bytes_sent: AtomicU64,
+    pub threads_created: AtomicU64,
+}
+
+pub struct Server {
+    pub storage: Arc<Storage>,
+    pub globals: GlobalVars,
+    pub plans: PlanCache,
+    pub accounts: RwLock<Vec<Account>>,
+    pub sessions: Mutex<HashMap<u32, Arc<SessionShared>>>,
+    pub next_conn_id: AtomicU32,
+    pub version: String,
+    pub started: Instant,
+    pub status: Status,
+}
+
+impl Server {
+    pub fn new(storage: Arc<Storage>, globals: GlobalVars, version: String) -> Server {
+        Server {
+            storage,
+            globals,
+            plans: PlanCache::new(),
+            accounts: RwLock::new(vec![account(
+                "root",
+                "localhost",
+                crate::wire::auth::AuthPlugin::NativePassword,
+                b"",
+            )]),
+            sessions: Mutex::new(HashMap::new()),
+            next_conn_id: AtomicU32::new(1),
+            version,
+            started: Instant::now(),
+            status: Status::default(),
+        }
+    }
+
+    /// Accounts a login as `user` may match (the wire layer picks by host).
+    pub fn accounts_named(&self, user: &str) -> Vec<Account> {
+        self.accounts
+            .read()
+            .iter()
+            .filter(|a| a.user == user || a.user.is_empty())
+            .cloned()
+            .collect()
+    }
+
+    pub fn register_session(&self, host: String) -> Arc<SessionShared> {
+        let id = self.next_conn_id.fetch_add(1, Ordering::Relaxed);
+        let s = Arc::new(SessionShared {
+            id,
+            user: Mutex::new(String::new()),
+            host,
+            db: Mutex::new(None),
+            command: Mutex::new("Connect"),
+            info: Mutex::new(None),
+            state: Mutex::new(""),
+            command_start: Mutex::new(Instant::now()),
+            killed: AtomicU8::new(0),
+            kill_notify: tokio::sync::Notify::new(),
+        });
+        self.sessions.lock().insert(id, s.clone());
+        s
+    }
+
+    pub fn unregister_session(&self, id: u32) {
+        self.sessions.lock().remove(&id);
+    }
+
+    pub fn session(&self, id: u32) -> Option<Arc<SessionShared>> {
+        self.sessions.lock().get(&id).cloned()
+    }
+}

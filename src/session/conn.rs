@@ -1,0 +1,878 @@
+//! Listening and the per-connection command loop.
+//!
+//! One task per connection: authenticate, then read a command, run it, write the response
+//! into the connection's buffer, flush once. Commands are MySQL's `COM_*`; the text and
+//! binary protocols differ only in how rows are encoded ([`WireResponder`]).
+//!
+//! A connection ends on COM_QUIT, EOF, a protocol error (after an ERR when one applies),
+//! `wait_timeout` of idleness, or KILL CONNECTION; its open transaction is rolled back and
+//! its locks released when its [`Ctx`] is dropped.
+
+use super::Ctx;
+use super::run::Responder;
+use crate::config::vars;
+use crate::error::{MyError, Result, code};
+use crate::server::Server;
+use crate::sql::exec::RowSink;
+use crate::sql::lexer::{self, StatementKind};
+use crate::sql::types::{ColumnMeta, SqlType};
+use crate::sql::value::Value;
+use crate::sql::{Planned, Prepared, parse};
+use crate::wire::auth::{self, AuthPlugin, Greeting, PeerInfo};
+use crate::wire::binary;
+use crate::wire::packet::{FLUSH_HINT_BYTES, PacketReader, PacketWriter};
+use crate::wire::proto;
+use mysql_common::constants::{CapabilityFlags, ColumnType, StatusFlags};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+/// How long a client may take to log in (MySQL's `connect_timeout` default).
+const CONNECT_TIMEOUT_S: u64 = 10;
+
+/// Writes responses into the connection's packet buffer, flushing to the socket when a large
+/// result passes [`FLUSH_HINT_BYTES`] (memory per connection stays bounded).
+struct WireResponder<'a, W> {
+    w: &'a mut PacketWriter,
+    out: &'a mut W,
+    caps: CapabilityFlags,
+    binary: bool,
+    cols: Vec<ColumnMeta>,
+    types: Vec<SqlType>,
+    /// Rows sent in the current result set.
+    rows: u64,
+    io_failed: bool,
+}
+
+impl<W: AsyncWrite + Unpin> WireResponder<'_, W> {
+    fn maybe_flush(&mut self) -> Result<()> {
+        if self.w.buffered_len() < FLUSH_HINT_BYTES || self.io_failed {
+            return Ok(());
+        }
+        let w = &mut *self.w;
+        let out = &mut *self.out;
+        // Inside the synchronous executor: hand the worker over while the socket drains.
+        let r = tokio::task::block_in_place(|| {
+            tokio::runtime::Handle::current().block_on(w.flush(out))
+        });
+        if r.is_err() {
+            self.io_failed = true;
+            return Err(MyError::new(
+                code::ER_NET_ERROR_ON_WRITE,
+                "Got an error writing communication packets",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<W: AsyncWrite + Unpin> RowSink for WireResponder<'_, W> {
+    fn row(&mut self, values: &[Value]) -> Result<()> {
+        if self.binary {
+            binary::write_binary_row(self.w, values, &self.cols);
+        } else {
+            proto::write_text_row(self.w, values, &self.types);
+        }
+        self.rows += 1;
+        self.maybe_flush()
+    }
+}
+
+impl<W: AsyncWrite + Unpin> Responder for WireResponder<'_, W> {
+    fn begin_rows(&mut self, cols: &[ColumnMeta], types: &[SqlType]) -> Result<()> {
+        proto::write_result_header(self.w, self.caps, cols, StatusFlags::empty());
+        self.cols = cols.to_vec();
+        self.types = types.to_vec();
+        self.rows = 0;
+        Ok(())
+    }
+
+    fn end_rows(&mut self, status: StatusFlags, warnings: u16) -> Result<()> {
+        proto::write_result_end(self.w, self.caps, status, warnings);
+        Ok(())
+    }
+
+    fn ok(
+        &mut self,
+        affected: u64,
+        last_insert_id: u64,
+        status: StatusFlags,
+        warnings: u16,
+        info: &str,
+    ) -> Result<()> {
+        proto::write_ok(
+            self.w,
+            self.caps,
+            affected,
+            last_insert_id,
+            status,
+            warnings,
+            info,
+        );
+        Ok(())
+    }
+
+    fn error(&mut self, e: &MyError) -> Result<()> {
+        proto::write_my_error(self.w, self.caps, e);
+        Ok(())
+    }
+}
+
+/// A server-side prepared statement.
+struct Stmt {
+    /// Placeholder-numbered text, for re-planning after DDL.
+    numbered: String,
+    kind: StatementKind,
+    prepared: Arc<Prepared>,
+    param_types: Vec<(ColumnType, bool)>,
+    long_data: Vec<Option<Vec<u8>>>,
+}
+
+fn param_meta(n: usize) -> Vec<ColumnMeta> {
+    (0..n)
+        .map(|_| {
+            let mut m = ColumnMeta::for_type(&SqlType::varchar(0), true);
+            m.name = "?".into();
+            m.column_type = ColumnType::MYSQL_TYPE_VAR_STRING;
+            m.charset = 63;
+            m
+        })
+        .collect()
+}
+
+/// COM_* command bytes.
+mod com {
+    pub const QUIT: u8 = 0x01;
+    pub const INIT_DB: u8 = 0x02;
+    pub const QUERY: u8 = 0x03;
+    pub const FIELD_LIST: u8 = 0x04;
+    pub const STATISTICS: u8 = 0x09;
+    pub const PROCESS_KILL: u8 = 0x0c;
+    pub const DEBUG: u8 = 0x0d;
+    pub const PING: u8 = 0x0e;
+    pub const CHANGE_USER: u8 = 0x11;
+    pub const STMT_PREPARE: u8 = 0x16;
+    pub const STMT_EXECUTE: u8 = 0x17;
+    pub const STMT_SEND_LONG_DATA: u8 = 0x18;
+    pub const STMT_CLOSE: u8 = 0x19;
+    pub const STMT_RESET: u8 = 0x1a;
+    pub const SET_OPTION: u8 = 0x1b;
+    pub const RESET_CONNECTION: u8 = 0x1f;
+}
+
+fn command_name(cmd: u8) -> &'static str {
+    match cmd {
+        com::QUIT => "Quit",
+        com::INIT_DB => "Init DB",
+        com::QUERY => "Query",
+        com::FIELD_LIST => "Field List",
+        com::STATISTICS => "Statistics",
+        com::PROCESS_KILL => "Processlist",
+        com::PING => "Ping",
+        com::CHANGE_USER => "Change user",
+        com::STMT_PREPARE => "Prepare",
+        com::STMT_EXECUTE => "Execute",
+        com::STMT_SEND_LONG_DATA => "Long Data",
+        com::STMT_CLOSE => "Close stmt",
+        com::STMT_RESET => "Reset stmt",
+        com::SET_OPTION => "Set option",
+        com::RESET_CONNECTION => "Reset connection",
+        _ => "Unknown",
+    }
+}
+
+struct Conn<R, W> {
+    reader: PacketReader<R>,
+    writer: PacketWriter,
+    out: W,
+    caps: CapabilityFlags,
+    peer: PeerInfo,
+    login: auth::Authenticated,
+    stmts: HashMap<u32, Stmt>,
+    next_stmt_id: u32,
+    multi_statements: bool,
+}
+
+/// Accept connections on TCP and the Unix socket until SIGINT/SIGTERM.
+pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result<(), String> {
+    let bind = server.globals.get_string(vars::BIND_ADDRESS);
+    let port = server.globals.get_u64(vars::PORT) as u16;
+    let bind_host = if bind == "*" || bind.is_empty() {
+        "0.0.0.0".to_string()
+    } else {
+        bind.clone()
+    };
+    let tcp = tokio::net::TcpListener::bind((bind_host.as_str(), port))
+        .await
+        .map_err(|e| format!("Can't start server: Bind on TCP/IP port {port} ({bind}): {e}"))?;
+    let port = tcp.local_addr().map(|a| a.port()).unwrap_or(port);
+    server.globals.set(vars::PORT, Value::UInt(port as u64));
+    // A socket file left by a server that died is removed; a live one is not stolen.
+    if socket.exists() {
+        if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
+            return Err(format!(
+                "Another process is listening on socket '{}'",
+                socket.display()
+            ));
+        }
+        let _ = std::fs::remove_file(&socket);
+    }
+    let unix = tokio::net::UnixListener::bind(&socket).map_err(|e| {
+        format!(
+            "Can't start server: Bind on unix socket '{}': {e}",
+            socket.display()
+        )
+    })?;
+    eprintln!(
+        "quire: ready for connections. Version: '{}'  socket: '{}'  port: {}  Quire {}",
+        server.version,
+        socket.display(),
+        port,
+        env!("CARGO_PKG_VERSION")
+    );
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| e.to_string())?;
+    loop {
+        tokio::select! {
+            r = tcp.accept() => match r {
+                Ok((stream, addr)) => {
+                    let _ = stream.set_nodelay(true);
+                    let server = server.clone();
+                    let (rd, wr) = stream.into_split();
+                    tokio::spawn(serve(rd, wr, PeerInfo::Tcp(addr.ip()), server));
+                }
+                Err(e) => {
+                    eprintln!("quire: [Warning] accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            },
+            r = unix.accept() => match r {
+                Ok((stream, _)) => {
+                    let server = server.clone();
+                    let (rd, wr) = stream.into_split();
+                    tokio::spawn(serve(rd, wr, PeerInfo::Unix, server));
+                }
+                Err(e) => {
+                    eprintln!("quire: [Warning] accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            },
+            _ = tokio::signal::ctrl_c() => break,
+            _ = sigterm.recv() => break,
+        }
+    }
+    let _ = std::fs::remove_file(&socket);
+    eprintln!("quire: Shutdown complete");
+    Ok(())
+}
+
+/// Serve one connection.
+pub async fn serve<R, W>(rd: R, wr: W, peer: PeerInfo, server: Arc<Server>)
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send,
+{
+    server.status.connections.fetch_add(1, Ordering::Relaxed);
+    let mut reader = PacketReader::new(rd);
+    let mut writer = PacketWriter::new();
+    let mut out = wr;
+    let max_conns = server.globals.get_u64(vars::MAX_CONNECTIONS) as usize;
+    if server.sessions.lock().len() >= max_conns + 1 {
+        proto::write_err(
+            &mut writer,
+            CapabilityFlags::empty(),
+            code::ER_CON_COUNT_ERROR,
+            "08004",
+            "Too many connections",
+        );
+        let _ = writer.flush(&mut out).await;
+        return;
+    }
+    let shared = server.register_session(peer.host());
+    let default_plugin = AuthPlugin::from_name(
+        &server
+            .globals
+            .get_string(vars::DEFAULT_AUTHENTICATION_PLUGIN),
+    )
+    .unwrap_or(AuthPlugin::NativePassword);
+    let collation_id =
+        crate::sql::types::Collation::from_name(&server.globals.get_string(vars::COLLATION_SERVER))
+            .map(|c| c.id().min(255) as u8)
+            .unwrap_or(45);
+    let greeting = Greeting {
+        conn_id: shared.id,
+        server_version: &server.version,
+        default_plugin,
+        collation_id,
+        status: StatusFlags::SERVER_STATUS_AUTOCOMMIT,
+    };
+    let lookup = |user: &str| server.accounts_named(user);
+    let login = tokio::time::timeout(
+        Duration::from_secs(CONNECT_TIMEOUT_S),
+        auth::authenticate(&mut reader, &mut writer, &mut out, &greeting, lookup, &peer),
+    )
+    .await;
+    let login = match login {
+        Ok(Ok(a)) => a,
+        _ => {
+            server
+                .status
+                .aborted_connects
+                .fetch_add(1, Ordering::Relaxed);
+            server.unregister_session(shared.id);
+            return;
+        }
+    };
+    let caps = login.capabilities;
+    if let Some(db) = &login.db {
+        if server.storage.catalog.database(db).is_none() {
+            proto::write_my_error(&mut writer, caps, &MyError::bad_db(db));
+            let _ = writer.flush(&mut out).await;
+            server
+                .status
+                .aborted_connects
+                .fetch_add(1, Ordering::Relaxed);
+            server.unregister_session(shared.id);
+            return;
+        }
+    }
+    let mut ctx = Ctx::new(server.clone(), shared.clone());
+    ctx.user = login.user.clone();
+    ctx.host = login.client_host.clone();
+    ctx.priv_user = login.account_user.clone();
+    ctx.priv_host = login.host_matched.clone();
+    ctx.db = login.db.clone();
+    ctx.client_found_rows = caps.contains(CapabilityFlags::CLIENT_FOUND_ROWS);
+    *shared.user.lock() = login.user.clone();
+    *shared.db.lock() = login.db.clone();
+    *shared.command.lock() = "Sleep";
+    if caps.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
+        let it = ctx.vars.get(vars::INTERACTIVE_TIMEOUT).cloned();
+        if let Some(v) = it {
+            ctx.vars.set(vars::WAIT_TIMEOUT, v);
+        }
+    }
+    let status = ctx.status_flags(false);
+    proto::write_ok(&mut writer, caps, 0, 0, status, 0, "");
+    if writer.flush(&mut out).await.is_err() {
+        return;
+    }
+    let max_packet = ctx
+        .vars
+        .get_u64(vars::MAX_ALLOWED_PACKET)
+        .clamp(1024, 1 << 30) as usize;
+    reader.set_max_packet_bytes(max_packet);
+    let mut conn = Conn {
+        reader,
+        writer,
+        out,
+        caps,
+        peer,
+        multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS),
+        login,
+        stmts: HashMap::new(),
+        next_stmt_id: 1,
+    };
+    let clean = conn.run(&mut ctx).await;
+    if !clean {
+        server
+            .status
+            .aborted_clients
+            .fetch_add(1, Ordering::Relaxed);
+    }
+    drop(ctx);
+}
+
+impl<R, W> Conn<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send,
+{
+    fn responder(&mut self, binary: bool) -> WireResponder<'_, W> {
+        WireResponder {
+            w: &mut self.writer,
+            out: &mut self.out,
+            caps: self.caps,
+            binary,
+            cols: Vec::new(),
+            types: Vec::new(),
+            rows: 0,
+            io_failed: false,
+        }
+    }
+
+    /// The command loop. Returns whether the client ended the connection properly.
+    async fn run(&mut self, ctx: &mut Ctx) -> bool {
+        let mut payload = Vec::with_capacity(1024);
+        loop {
+            self.reader.reset_seq();
+            let wait_timeout =
+                Duration::from_secs(ctx.vars.get_u64(vars::WAIT_TIMEOUT).clamp(1, 31_536_000));
+            let shared = ctx.shared.clone();
+            let read = tokio::select! {
+                r = tokio::time::timeout(wait_timeout, self.reader.read_into(&mut payload)) => r,
+                _ = shared.kill_notify.notified(), if ctx.connection_killed() => return false,
+            };
+            match read {
+                Err(_) => return false, // wait_timeout
+                Ok(Ok(true)) => {}
+                Ok(Ok(false)) => return false,
+                Ok(Err(e)) => {
+                    if let Some(me) = e.to_my_error() {
+                        self.writer.set_seq(self.reader.seq());
+                        proto::write_my_error(&mut self.writer, self.caps, &me);
+                        let _ = self.writer.flush(&mut self.out).await;
+                    }
+                    return false;
+                }
+            }
+            if ctx.connection_killed() {
+                return false;
+            }
+            self.writer.set_seq(self.reader.seq());
+            let Some(&cmd) = payload.first() else {
+                proto::write_my_error(
+                    &mut self.writer,
+                    self.caps,
+                    &MyError::new(code::ER_MALFORMED_PACKET, "Malformed communication packet."),
+                );
+                let _ = self.writer.flush(&mut self.out).await;
+                continue;
+            };
+            if cmd == com::QUIT {
+                return true;
+            }
+            *ctx.shared.command.lock() = command_name(cmd);
+            *ctx.shared.command_start.lock() = std::time::Instant::now();
+            ctx.server
+                .status
+                .bytes_received
+                .fetch_add(payload.len() as u64 + 4, Ordering::Relaxed);
+            let keep = self.dispatch(ctx, cmd, &payload).await;
+            ctx.clear_kill_query();
+            *ctx.shared.command.lock() = "Sleep";
+            *ctx.shared.info.lock() = None;
+            *ctx.shared.state.lock() = "";
+            let n = self.writer.buffered_len() as u64;
+            ctx.server.status.bytes_sent.fetch_add(n, Ordering::Relaxed);
+            if self.writer.flush(&mut self.out).await.is_err() {
+                return false;
+            }
+            if payload.capacity() > 1 << 20 {
+                payload = Vec::with_capacity(1024);
+            }
+            if !keep || ctx.connection_killed() {
+                return !ctx.connection_killed() && keep;
+            }
+        }
+    }
+
+    /// Run one command; `false` ends the connection.
+    async fn dispatch(&mut self, ctx: &mut Ctx, cmd: u8, payload: &[u8]) -> bool {
+        let caps = self.caps;
+        match cmd {
+            com::QUERY => {
+                ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
+                let raw = proto::parse_com_query(payload);
+                let text = String::from_utf8_lossy(raw);
+                // A NUL ends the query text (mysqlslap sends one).
+                let text: &str = match text.find('\0') {
+                    Some(p) => &text[..p],
+                    None => &text,
+                };
+                *ctx.shared.info.lock() = Some(text.chars().take(65535).collect());
+                let pieces = if self.multi_statements {
+                    lexer::split_statements(text, &ctx.lex_options())
+                } else {
+                    vec![(0, text.len())]
+                };
+                if pieces.is_empty() {
+                    proto::write_my_error(
+                        &mut self.writer,
+                        caps,
+                        &MyError::new(code::ER_EMPTY_QUERY, "Query was empty"),
+                    );
+                    return true;
+                }
+                let n = pieces.len();
+                for (i, (s, e)) in pieces.into_iter().enumerate() {
+                    let stmt = text.get(s..e).unwrap_or("");
+                    ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
+                    let more = i + 1 < n;
+                    let mut resp = self.responder(false);
+                    let r = ctx.run_text(stmt, &mut resp, more).await;
+                    let io_failed = resp.io_failed;
+                    if let Err(e) = r {
+                        ctx.diag
+                            .push(crate::error::Level::Error, e.code, e.message.clone());
+                        proto::write_my_error(&mut self.writer, caps, &e);
+                        break;
+                    }
+                    if io_failed {
+                        return false;
+                    }
+                }
+                true
+            }
+            com::INIT_DB => {
+                let db = String::from_utf8_lossy(proto::parse_com_init_db(payload)).into_owned();
+                ctx.diag.clear();
+                let r = crate::sql::utility::run_admin(ctx, &crate::sql::admin::AdminStmt::Use(db));
+                match r {
+                    Ok(_) => {
+                        let st = ctx.status_flags(false);
+                        proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
+                    }
+                    Err(crate::sql::exec::ExecError::Sql(e)) => {
+                        proto::write_my_error(&mut self.writer, caps, &e)
+                    }
+                    Err(_) => proto::write_my_error(
+                        &mut self.writer,
+                        caps,
+                        &MyError::internal("unexpected wait"),
+                    ),
+                }
+                true
+            }
+            com::PING => {
+                let st = ctx.status_flags(false);
+                proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
+                true
+            }
+            com::DEBUG => {
+                let st = ctx.status_flags(false);
+                proto::write_eof(&mut self.writer, caps, 0, st);
+                true
+            }
+            com::STATISTICS => {
+                let s = &ctx.server.status;
+                let uptime = ctx.server.started.elapsed().as_secs().max(1);
+                let q = s.questions.load(Ordering::Relaxed);
+                let text = format!(
+                    "Uptime: {uptime}  Threads: {}  Questions: {q}  Slow queries: {}  Opens: 0  Flush tables: 1  Open tables: 0  Queries per second avg: {:.3}",
+                    ctx.server.sessions.lock().len(),
+                    s.slow_queries.load(Ordering::Relaxed),
+                    q as f64 / uptime as f64
+                );
+                self.writer.packet(text.as_bytes());
+                true
+            }
+            com::PROCESS_KILL => {
+                match proto::parse_com_process_kill(payload) {
+                    Ok(id) => {
+                        let stmt = crate::sql::admin::AdminStmt::Kill {
+                            query_only: false,
+                            id: sqlparser::ast::Expr::value(sqlparser::ast::Value::Number(
+                                id.to_string(),
+                                false,
+                            )),
+                        };
+                        match crate::sql::utility::run_admin(ctx, &stmt) {
+                            Ok(_) => {
+                                let st = ctx.status_flags(false);
+                                proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
+                            }
+                            Err(crate::sql::exec::ExecError::Sql(e)) => {
+                                proto::write_my_error(&mut self.writer, caps, &e)
+                            }
+                            Err(_) => {}
+                        }
+                    }
+                    Err(e) => proto::write_my_error(&mut self.writer, caps, &e.to_my_error()),
+                }
+                true
+            }
+            com::FIELD_LIST => {
+                match proto::parse_com_field_list(payload) {
+                    Ok((table, _wild)) => {
+                        let t = String::from_utf8_lossy(table).into_owned();
+                        match crate::sql::show::resolve_table(ctx, None, &t) {
+                            Ok(table) => {
+                                let db = table.def.db.clone();
+                                for (i, c) in table.def.columns.iter().enumerate() {
+                                    let mut m = ColumnMeta::for_type(&c.ty, c.nullable);
+                                    m.schema = db.clone();
+                                    m.table = t.clone();
+                                    m.org_table = t.clone();
+                                    m.name = c.name.clone();
+                                    m.org_name = c.name.clone();
+                                    m.flags =
+                                        mysql_common::constants::ColumnFlags::from_bits_truncate(
+                                            crate::sql::planner::column_flags(&table, i),
+                                        );
+                                    proto::write_field_list_column(&mut self.writer, &m, None);
+                                }
+                                let st = ctx.status_flags(false);
+                                proto::write_eof_or_ok(&mut self.writer, caps, st, 0);
+                            }
+                            Err(e) => proto::write_my_error(&mut self.writer, caps, &e),
+                        }
+                    }
+                    Err(e) => proto::write_my_error(&mut self.writer, caps, &e.to_my_error()),
+                }
+                true
+            }
+            com::SET_OPTION => {
+                match proto::parse_com_set_option(payload) {
+                    Ok(0) => {
+                        self.multi_statements = true;
+                        let st = ctx.status_flags(false);
+                        proto::write_eof(&mut self.writer, caps, 0, st);
+                    }
+                    Ok(1) => {
+                        self.multi_statements = false;
+                        let st = ctx.status_flags(false);
+                        proto::write_eof(&mut self.writer, caps, 0, st);
+                    }
+                    Ok(_) => proto::write_my_error(
+                        &mut self.writer,
+                        caps,
+                        &MyError::new(code::ER_UNKNOWN_COM_ERROR, "Unknown command"),
+                    ),
+                    Err(e) => proto::write_my_error(&mut self.writer, caps, &e.to_my_error()),
+                }
+                true
+            }
+            com::RESET_CONNECTION => {
+                self.reset_session(ctx);
+                let st = ctx.status_flags(false);
+                proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
+                true
+            }
+            com::CHANGE_USER => {
+                let server = ctx.server.clone();
+                let lookup = |user: &str| server.accounts_named(user);
+                match auth::change_user(
+                    &mut self.reader,
+                    &mut self.writer,
+                    &mut self.out,
+                    &self.login,
+                    payload,
+                    lookup,
+                    &self.peer,
+                )
+                .await
+                {
+                    Ok(a) => {
+                        if let Some(db) = &a.db {
+                            if ctx.server.storage.catalog.database(db).is_none() {
+                                proto::write_my_error(&mut self.writer, caps, &MyError::bad_db(db));
+                                return false;
+                            }
+                        }
+                        self.reset_session(ctx);
+                        ctx.user = a.user.clone();
+                        ctx.priv_user = a.account_user.clone();
+                        ctx.priv_host = a.host_matched.clone();
+                        ctx.db = a.db.clone();
+                        *ctx.shared.user.lock() = a.user.clone();
+                        *ctx.shared.db.lock() = a.db.clone();
+                        self.login = a;
+                        let st = ctx.status_flags(false);
+                        proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
+                        true
+                    }
+                    Err(_) => false,
+                }
+            }
+            com::STMT_PREPARE => {
+                self.prepare(ctx, payload);
+                true
+            }
+            com::STMT_EXECUTE => self.execute(ctx, payload).await,
+            com::STMT_SEND_LONG_DATA => {
+                if let Ok((id, param, data)) = binary::parse_send_long_data(payload) {
+                    if let Some(s) = self.stmts.get_mut(&id) {
+                        if let Some(slot) = s.long_data.get_mut(param as usize) {
+                            let buf = slot.get_or_insert_with(Vec::new);
+                            if buf.len() + data.len() <= self.reader.max_packet_bytes() {
+                                buf.extend_from_slice(data);
+                            }
+                        }
+                    }
+                }
+                true
+            }
+            com::STMT_CLOSE => {
+                if let Ok(id) = proto::parse_stmt_id(payload) {
+                    self.stmts.remove(&id);
+                }
+                true
+            }
+            com::STMT_RESET => {
+                match proto::parse_stmt_id(payload)
+                    .ok()
+                    .and_then(|id| self.stmts.get_mut(&id))
+                {
+                    Some(s) => {
+                        s.long_data.iter_mut().for_each(|d| *d = None);
+                        let st = ctx.status_flags(false);
+                        proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
+                    }
+                    None => proto::write_my_error(
+                        &mut self.writer,
+                        caps,
+                        &unknown_stmt("mysqld_stmt_reset"),
+                    ),
+                }
+                true
+            }
+            _ => {
+                proto::write_my_error(
+                    &mut self.writer,
+                    caps,
+                    &MyError::new(code::ER_UNKNOWN_COM_ERROR, "Unknown command"),
+                );
+                true
+            }
+        }
+    }
+
+    fn reset_session(&mut self, ctx: &mut Ctx) {
+        ctx.rollback();
+        ctx.user_vars.clear();
+        ctx.vars = crate::config::SessionVars::new(&ctx.server.globals);
+        ctx.refresh_cached_vars();
+        ctx.diag.clear();
+        ctx.last_insert_id = 0;
+        ctx.next_isolation = None;
+        ctx.next_read_only = None;
+        self.stmts.clear();
+    }
+
+    fn prepare(&mut self, ctx: &mut Ctx, payload: &[u8]) {
+        let caps = self.caps;
+        let raw = proto::parse_com_query(payload);
+        let text = String::from_utf8_lossy(raw);
+        let text = match text.find('\0') {
+            Some(p) => &text[..p],
+            None => &text,
+        };
+        ctx.diag.clear();
+        let max = ctx.vars.get_u64(vars::MAX_PREPARED_STMT_COUNT) as usize;
+        if self.stmts.len() >= max {
+            proto::write_my_error(
+                &mut self.writer,
+                caps,
+                &MyError::new(
+                    code::ER_MAX_PREPARED_STMT_COUNT_REACHED,
+                    format!(
+                        "Can't create more than max_prepared_stmt_count statements (current value: {max})"
+                    ),
+                ),
+            );
+            return;
+        }
+        let pieces = lexer::split_statements(text, &ctx.lex_options());
+        if pieces.len() > 1 {
+            proto::write_my_error(
+                &mut self.writer,
+                caps,
+                &MyError::parse(text.get(pieces[1].0..).unwrap_or(""), 1),
+            );
+            return;
+        }
+        let (numbered, n) = parse::number_placeholders(text.trim());
+        let kind = lexer::statement_kind(text);
+        let params = vec![crate::sql::bind::ParamInfo::Client; n];
+        ctx.start_statement_clock();
+        match ctx.plan_text(&numbered, &params, kind) {
+            Ok(p) => {
+                let id = self.next_stmt_id;
+                self.next_stmt_id = self.next_stmt_id.wrapping_add(1).max(1);
+                let param_count = n.max(p.param_count);
+                let st = ctx.status_flags(false);
+                if let Err(e) = binary::write_prepare_ok(
+                    &mut self.writer,
+                    caps,
+                    id,
+                    &param_meta(param_count),
+                    &p.columns,
+                    ctx.diag.warning_count(),
+                    st,
+                ) {
+                    proto::write_my_error(&mut self.writer, caps, &e);
+                    return;
+                }
+                self.stmts.insert(
+                    id,
+                    Stmt {
+                        numbered,
+                        kind,
+                        prepared: Arc::new(p),
+                        param_types: Vec::new(),
+                        long_data: vec![None; param_count],
+                    },
+                );
+            }
+            Err(e) => proto::write_my_error(&mut self.writer, caps, &e),
+        }
+    }
+
+    async fn execute(&mut self, ctx: &mut Ctx, payload: &[u8]) -> bool {
+        let caps = self.caps;
+        ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
+        ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
+        let Ok(id) = proto::parse_stmt_id(payload) else {
+            proto::write_my_error(
+                &mut self.writer,
+                caps,
+                &MyError::new(code::ER_MALFORMED_PACKET, "Malformed communication packet."),
+            );
+            return true;
+        };
+        let Some(stmt) = self.stmts.get_mut(&id) else {
+            proto::write_my_error(&mut self.writer, caps, &unknown_stmt("mysqld_stmt_execute"));
+            return true;
+        };
+        let n = stmt.long_data.len();
+        let exec =
+            match binary::parse_execute(payload, n, &mut stmt.param_types, &mut stmt.long_data) {
+                Ok(e) => e,
+                Err(e) => {
+                    proto::write_my_error(&mut self.writer, caps, &e.to_my_error());
+                    return true;
+                }
+            };
+        // Re-plan after DDL changed the catalog.
+        if stmt.prepared.catalog_version != ctx.server.storage.catalog.version()
+            && !matches!(stmt.prepared.planned, Planned::Other(_))
+        {
+            let params = vec![crate::sql::bind::ParamInfo::Client; n];
+            match ctx.plan_text(&stmt.numbered, &params, stmt.kind) {
+                Ok(p) => stmt.prepared = Arc::new(p),
+                Err(e) => {
+                    proto::write_my_error(&mut self.writer, caps, &e);
+                    return true;
+                }
+            }
+        }
+        let prepared = stmt.prepared.clone();
+        *ctx.shared.info.lock() = Some(stmt.numbered.chars().take(65535).collect());
+        ctx.diag.clear();
+        ctx.start_statement_clock();
+        ctx.subquery_cache.clear();
+        ctx.last_insert_id_set_explicitly = false;
+        let mut resp = self.responder(true);
+        let r = ctx
+            .execute_prepared(&prepared, &exec.params, &mut resp, false)
+            .await;
+        let io_failed = resp.io_failed;
+        if let Err(e) = r {
+            ctx.diag
+                .push(crate::error::Level::Error, e.code, e.message.clone());
+            proto::write_my_error(&mut self.writer, caps, &e);
+        }
+        !io_failed
+    }
+}
+
+fn unknown_stmt(what: &str) -> MyError {
+    MyError::new(
+        code::ER_UNKNOWN_STMT_HANDLER,
+        format!("Unknown prepared statement handler (0) given to {what}"),
+    )
+}

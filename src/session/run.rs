@@ -1,0 +1,920 @@
+//! Running statements: plan lookup, transactions, lock waits, results.
+//!
+//! ## Transactions
+//!
+//! | state | a write statement runs in | ends |
+//! |---|---|---|
+//! | autocommit=1, no BEGIN | its own transaction | committed (or rolled back) when the statement ends |
+//! | after BEGIN, or autocommit=0 | the session's transaction | at COMMIT/ROLLBACK, DDL (implicit commit), or disconnect (rollback) |
+//!
+//! A failed statement rolls back only its own changes (InnoDB's statement rollback); a deadlock
+//! rolls back the whole transaction (error 1213); a lock wait timeout rolls back the statement
+//! (1205), as with `innodb_rollback_on_timeout=OFF`.
+//!
+//! ## Lock waits
+//!
+//! The executor never blocks: when a row lock (or a table's metadata lock) is taken, it
+//! returns a [`Wait`]. The runner rolls the statement's partial changes back (keeping its
+//! locks), checks the wait-for graph for a deadlock, awaits the lock with
+//! `innodb_lock_wait_timeout` (or a KILL), and re-executes the statement. Locks are granted
+//! to waiters in FIFO order, so re-execution finds the awaited lock already held.
+//!
+//! ## Snapshots
+//!
+//! A plain SELECT in autocommit mode reads at a snapshot taken for the statement. Inside a
+//! transaction, REPEATABLE READ uses the snapshot taken at the transaction's first read (or at
+//! `START TRANSACTION WITH CONSISTENT SNAPSHOT`); READ COMMITTED takes one per statement. The
+//! snapshot in use is published in the session's slot so purge keeps what it needs.
+
+use super::Ctx;
+use crate::error::{MyError, Result, code};
+use crate::sql::admin::{AdminStmt, TxScope};
+use crate::sql::bind::{NEEDS_LITERALS, ParamInfo};
+use crate::sql::dml::WriteResult;
+use crate::sql::exec::{ExecCx, ExecError, RowSink, VecSink, Wait, run_select};
+use crate::sql::expr::Env;
+use crate::sql::lexer::{self, LexOptions, Literal, Mark, StatementKind};
+use crate::sql::plan::SelectPlan;
+use crate::sql::planner::Planner;
+use crate::sql::types::{ColumnMeta, SqlType};
+use crate::sql::utility::Outcome;
+use crate::sql::value::Value;
+use crate::sql::{Planned, Prepared, Statement, ddl, parse, utility};
+use crate::storage::table::ReadView;
+use mysql_common::constants::StatusFlags;
+use sqlparser::ast;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Where a statement's response goes (the wire, in text or binary protocol).
+pub trait Responder: RowSink {
+    fn begin_rows(&mut self, cols: &[ColumnMeta], types: &[SqlType]) -> Result<()>;
+    fn end_rows(&mut self, status: StatusFlags, warnings: u16) -> Result<()>;
+    fn ok(
+        &mut self,
+        affected: u64,
+        last_insert_id: u64,
+        status: StatusFlags,
+        warnings: u16,
+        info: &str,
+    ) -> Result<()>;
+    fn error(&mut self, e: &MyError) -> Result<()>;
+}
+
+/// Bound on statement re-executions caused by lock waits in one statement (each waits for
+/// a lock or fails, so this only guards against a livelock bug).
+const RETRIES_MAX: usize = 100_000;
+
+fn literal_value(l: &Literal) -> Value {
+    match l {
+        Literal::Int(i) => Value::Int(*i),
+        Literal::UInt(u) => Value::UInt(*u),
+        Literal::Decimal(s) => {
+            crate::sql::bind::number_literal(s).unwrap_or_else(|_| Value::str(s))
+        }
+        Literal::Double(f) => Value::Double(*f),
+        Literal::Str(b) => Value::bytes(b),
+    }
+}
+
+fn deadlock() -> MyError {
+    MyError::new(
+        code::ER_LOCK_DEADLOCK,
+        "Deadlock found when trying to get lock; try restarting transaction",
+    )
+}
+
+fn lock_timeout() -> MyError {
+    MyError::new(
+        code::ER_LOCK_WAIT_TIMEOUT,
+        "Lock wait timeout exceeded; try restarting transaction",
+    )
+}
+
+impl Ctx {
+    pub fn lex_options(&self) -> LexOptions {
+        LexOptions {
+            ansi_quotes: self.ansi_quotes(),
+            no_backslash_escapes: self.no_backslash_escapes(),
+            server_version: 80040,
+        }
+    }
+
+    /// Server status flags for OK/EOF packets.
+    pub fn status_flags(&self, more_results: bool) -> StatusFlags {
+        let mut s = StatusFlags::empty();
+        if self.autocommit {
+            s |= StatusFlags::SERVER_STATUS_AUTOCOMMIT;
+        }
+        if self.txn.as_ref().is_some_and(|t| t.explicit) {
+            s |= StatusFlags::SERVER_STATUS_IN_TRANS;
+            if self.txn.as_ref().is_some_and(|t| t.read_only) {
+                s |= StatusFlags::SERVER_STATUS_IN_TRANS_READONLY;
+            }
+        }
+        if more_results {
+            s |= StatusFlags::SERVER_MORE_RESULTS_EXISTS;
+        }
+        s
+    }
+
+    /// Plan `text` (already placeholder-numbered) with `params` describing its placeholders.
+    pub fn plan_text(
+        &self,
+        numbered: &str,
+        params: &[ParamInfo],
+        kind: StatementKind,
+    ) -> Result<Prepared> {
+        let stmt = parse::parse(numbered)?;
+        let storage = self.server.storage.clone();
+        let version = storage.catalog.version();
+        let rewritten;
+        let text = if numbered.contains("LOCK")
+            || numbered.contains("lock")
+            || numbered.contains(":=")
+            || numbered.to_ascii_uppercase().contains(" MOD ")
+        {
+            rewritten = parse::rewritten(numbered);
+            rewritten.as_str()
+        } else {
+            numbered
+        };
+        let planner = Planner::new(&storage, self.db.as_deref(), text);
+        let (planned, columns, types) = match stmt {
+            Statement::Ast(ast) => match *ast {
+                ast::Statement::Query(q) => {
+                    let p = planner.plan_query(&q, params, None)?;
+                    let (c, t) = (p.columns.clone(), p.types.clone());
+                    (Planned::Select(p), c, t)
+                }
+                ast::Statement::Insert(ins) => (
+                    Planned::Insert(planner.plan_insert(&ins, params)?),
+                    vec![],
+                    vec![],
+                ),
+                ast::Statement::Update(u) => (
+                    Planned::Update(planner.plan_update(&u, params)?),
+                    vec![],
+                    vec![],
+                ),
+                ast::Statement::Delete(d) => (
+                    Planned::Delete(planner.plan_delete(&d, params)?),
+                    vec![],
+                    vec![],
+                ),
+                other => (
+                    Planned::Other(Statement::Ast(Box::new(other))),
+                    vec![],
+                    vec![],
+                ),
+            },
+            admin => (Planned::Other(admin), vec![], vec![]),
+        };
+        Ok(Prepared {
+            planned,
+            param_count: planner.param_count.get(),
+            columns,
+            types,
+            catalog_version: version,
+            kind,
+        })
+    }
+
+    /// The plan for a text statement: from the cache, or planned (and cached).
+    fn plan_for_text(
+        &self,
+        text: &str,
+        norm: &lexer::Normalized,
+    ) -> Result<(Arc<Prepared>, Vec<Value>)> {
+        let kind = norm.kind.unwrap_or(StatementKind::Other);
+        let cacheable = matches!(
+            kind,
+            StatementKind::Select
+                | StatementKind::Insert
+                | StatementKind::Update
+                | StatementKind::Delete
+                | StatementKind::Replace
+        );
+        let version = self.server.storage.catalog.version();
+        let db = self.db.as_deref();
+        let lit_params = || norm.literals.iter().map(literal_value).collect::<Vec<_>>();
+        if cacheable {
+            if let Some(p) = self.server.plans.get(db, &norm.param_text, version) {
+                if !matches!(p.planned, Planned::Other(_)) {
+                    return Ok((p, lit_params()));
+                }
+            }
+            if let Some(p) = self.server.plans.get(db, text, version) {
+                return Ok((p, Vec::new()));
+            }
+        }
+        if !norm
+            .placeholders
+            .iter()
+            .any(|m| matches!(m, Mark::Param(_)))
+        {
+            // Plan the parameterised text.
+            let infos: Vec<ParamInfo> = norm
+                .placeholders
+                .iter()
+                .map(|m| match m {
+                    Mark::Literal(i) => norm
+                        .literals
+                        .get(*i)
+                        .map(|l| ParamInfo::Literal(literal_value(l)))
+                        .unwrap_or(ParamInfo::Client),
+                    Mark::Param(_) => ParamInfo::Client,
+                })
+                .collect();
+            let (numbered, _) = parse::number_placeholders(&norm.param_text);
+            match self.plan_text(&numbered, &infos, kind) {
+                Ok(p) => {
+                    let p = Arc::new(p);
+                    // Bulk inserts rarely repeat their exact shape: don't fill the cache.
+                    if cacheable && norm.literals.len() <= 64 {
+                        self.server.plans.put(db, &norm.param_text, p.clone());
+                    }
+                    return Ok((p, lit_params()));
+                }
+                Err(e) if e.code == NEEDS_LITERALS => {}
+                Err(e) => {
+                    if norm.literals.is_empty() {
+                        return Err(e);
+                    }
+                    // The parameterised form may be unparseable where the original is fine;
+                    // fall through and let the original decide.
+                }
+            }
+        } else {
+            // A `?` in a text query is a syntax error in MySQL.
+            return Err(MyError::parse("?", 1));
+        }
+        let p = Arc::new(self.plan_text(text, &[], kind)?);
+        if cacheable {
+            self.server.plans.put(db, text, p.clone());
+        }
+        Ok((p, Vec::new()))
+    }
+
+    /// Take (or reuse) the read view for a statement.
+    fn statement_view(&mut self) -> ReadView {
+        let storage = self.server.storage.clone();
+        match &mut self.txn {
+            Some(txn) => {
+                let snapshot = if txn.isolation.snapshot_per_statement() {
+                    storage.txns.take_snapshot(&self.snapshot_slot)
+                } else {
+                    match txn.snapshot {
+                        Some(s) => s,
+                        None => {
+                            let s = storage.txns.take_snapshot(&self.snapshot_slot);
+                            txn.snapshot = Some(s);
+                            s
+                        }
+                    }
+                };
+                ReadView {
+                    me: txn.id(),
+                    snapshot,
+                }
+            }
+            None => ReadView {
+                me: 0,
+                snapshot: storage.txns.take_snapshot(&self.snapshot_slot),
+            },
+        }
+    }
+
+    /// After a statement outside a transaction: release the snapshot.
+    fn end_statement_view(&mut self) {
+        if self.txn.is_none() {
+            self.snapshot_slot.clear();
+        }
+    }
+
+    fn begin_txn(&mut self, explicit: bool, read_only: Option<bool>) {
+        let iso = self.isolation_for_new_txn();
+        let ro = read_only
+            .or(self.next_read_only.take())
+            .unwrap_or(self.tx_read_only);
+        self.txn = Some(self.server.storage.begin(iso, ro, explicit));
+    }
+
+    /// Commit the open transaction (if any).
+    pub async fn commit(&mut self) -> Result<()> {
+        if let Some(txn) = self.txn.take() {
+            let storage = self.server.storage.clone();
+            if txn.has_writes() {
+                // The journal's commit hook goes here: append, wait for the group's durability,
+                // then publish in log order. Until it exists, commits are in-memory only.
+                storage.txns.publish(&txn.shared);
+            }
+            storage.finalize(txn);
+        }
+        self.snapshot_slot.clear();
+        Ok(())
+    }
+
+    pub fn rollback(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.server.storage.rollback(txn);
+        }
+        self.snapshot_slot.clear();
+    }
+
+    /// Wait for what the executor asked for. On error the statement fails with it.
+    async fn wait(&mut self, w: Wait) -> Result<()> {
+        let storage = self.server.storage.clone();
+        let me = self.txn.as_ref().map(|t| t.id()).unwrap_or(0);
+        let timeout = Duration::from_secs(self.lock_wait_timeout_s.clamp(1, 1_073_741_824));
+        match w {
+            Wait::Retry => {
+                tokio::task::yield_now().await;
+                Ok(())
+            }
+            Wait::Mdl(table) => {
+                let shared = self.shared.clone();
+                let lock_wait = Duration::from_secs(
+                    self.vars
+                        .get_u64(crate::config::vars::LOCK_WAIT_TIMEOUT)
+                        .clamp(1, 31_536_000),
+                );
+                tokio::select! {
+                    g = tokio::time::timeout(lock_wait, table.mdl.clone().read_owned()) => match g {
+                        Ok(g) => {
+                            if let Some(txn) = self.txn.as_mut() {
+                                if !txn.holds_mdl(&table) {
+                                    txn.mdl.push((table, g));
+                                }
+                            }
+                            Ok(())
+                        }
+                        Err(_) => Err(MyError::new(code::ER_LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction")),
+                    },
+                    _ = shared.kill_notify.notified() => Err(MyError::query_interrupted()),
+                }
+            }
+            Wait::Lock { slot, waiter, mode } => {
+                storage.waits.start_waiting(me, slot.clone(), mode);
+                let record_grant = |ctx: &mut Ctx| {
+                    if let Some(txn) = ctx.txn.as_mut() {
+                        if !txn.locked.iter().any(|s| Arc::ptr_eq(s, &slot)) {
+                            txn.locked.push(slot.clone());
+                        }
+                    }
+                };
+                if storage.waits.is_deadlocked(me, &slot, mode) {
+                    storage.waits.stop_waiting(me);
+                    let granted = slot.state.lock().lock.cancel(&waiter);
+                    if granted {
+                        record_grant(self);
+                        return Ok(());
+                    }
+                    return Err(deadlock());
+                }
+                let shared = self.shared.clone();
+                let outcome = tokio::select! {
+                    r = tokio::time::timeout(timeout, waiter.wait()) => r.is_ok(),
+                    _ = shared.kill_notify.notified() => false,
+                };
+                storage.waits.stop_waiting(me);
+                if outcome || slot.state.lock().lock.cancel(&waiter) {
+                    record_grant(self);
+                    return Ok(());
+                }
+                if self.is_killed() {
+                    return Err(MyError::query_interrupted());
+                }
+                Err(lock_timeout())
+            }
+        }
+    }
+
+    /// Run a SELECT plan, streaming rows to `resp` (buffered when it may have to restart).
+    async fn run_query_plan(
+        &mut self,
+        prep: &Arc<Prepared>,
+        plan: &SelectPlan,
+        params: &[Value],
+        resp: &mut (dyn Responder + Send),
+        more: bool,
+    ) -> Result<u64> {
+        let locking = plan.lock.is_some();
+        if !locking && !self.autocommit && self.txn.is_none() {
+            // autocommit=0: the first statement opens the transaction its snapshot lives in.
+            self.begin_txn(true, None);
+        }
+        if !locking {
+            let view = self.statement_view();
+            self.stmt_view = view;
+            resp.begin_rows(&prep.columns, &prep.types)?;
+            let r = {
+                let mut cx = ExecCx {
+                    env: Env { params, ctx: self },
+                    txn: None,
+                    view,
+                    rows_examined: 0,
+                };
+                run_select(plan, &mut cx, resp)
+            };
+            self.end_statement_view();
+            return match r {
+                Ok(n) => {
+                    let st = self.status_flags(more);
+                    resp.end_rows(st, self.diag.warning_count())?;
+                    Ok(n)
+                }
+                Err(ExecError::Sql(e)) => Err(e),
+                Err(ExecError::Wait(_)) => Err(MyError::internal("a plain read had to wait")),
+            };
+        }
+        // Locking read: needs a transaction; rows are buffered until the statement is done.
+        let implicit = self.txn.is_none();
+        if implicit {
+            self.begin_txn(!self.autocommit, None);
+        }
+        let mut attempts = 0;
+        let result = loop {
+            attempts += 1;
+            let view = self.statement_view();
+            self.stmt_view = view;
+            let mut txn = self.txn.take().expect("transaction opened above");
+            let mut sink = VecSink::default();
+            let r = {
+                let mut cx = ExecCx {
+                    env: Env { params, ctx: self },
+                    txn: Some(&mut txn),
+                    view,
+                    rows_examined: 0,
+                };
+                run_select(plan, &mut cx, &mut sink)
+            };
+            self.txn = Some(txn);
+            match r {
+                Ok(_) => break Ok(sink.rows),
+                Err(ExecError::Sql(e)) => break Err(e),
+                Err(ExecError::Wait(w)) => {
+                    if attempts > RETRIES_MAX {
+                        break Err(MyError::internal("too many lock-wait retries"));
+                    }
+                    if let Err(e) = self.wait(w).await {
+                        if e.code == code::ER_LOCK_DEADLOCK {
+                            self.rollback();
+                        }
+                        break Err(e);
+                    }
+                }
+            }
+        };
+        if implicit && self.autocommit {
+            // Locks of an autocommit locking read end with the statement.
+            self.commit().await?;
+        }
+        let rows = result?;
+        resp.begin_rows(&prep.columns, &prep.types)?;
+        for r in &rows {
+            resp.row(r)?;
+        }
+        let st = self.status_flags(more);
+        resp.end_rows(st, self.diag.warning_count())?;
+        Ok(rows.len() as u64)
+    }
+
+    /// Run a write plan in the right transaction, waiting for locks as needed.
+    async fn run_write(&mut self, prep: &Arc<Prepared>, params: &[Value]) -> Result<WriteResult> {
+        if self.txn.as_ref().is_some_and(|t| t.read_only)
+            || (self.txn.is_none() && self.tx_read_only && !self.autocommit)
+        {
+            return Err(MyError::new(
+                code::ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
+                "Cannot execute statement in a READ ONLY transaction.",
+            ));
+        }
+        let statement_txn = self.txn.is_none() && self.autocommit;
+        if self.txn.is_none() {
+            self.begin_txn(!self.autocommit, None);
+        }
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let view = self.statement_view();
+            self.stmt_view = view;
+            let mut txn = self.txn.take().expect("transaction opened above");
+            let mark = txn.writes.len();
+            let r = {
+                let mut cx = ExecCx {
+                    env: Env { params, ctx: self },
+                    txn: Some(&mut txn),
+                    view,
+                    rows_examined: 0,
+                };
+                match &prep.planned {
+                    Planned::Insert(p) => crate::sql::dml::run_insert(p, &mut cx),
+                    Planned::Update(p) => crate::sql::dml::run_update(p, &mut cx),
+                    Planned::Delete(p) => crate::sql::dml::run_delete(p, &mut cx),
+                    _ => Err(ExecError::Sql(MyError::internal("not a write plan"))),
+                }
+            };
+            match r {
+                Ok(res) => {
+                    self.txn = Some(txn);
+                    if statement_txn {
+                        self.commit().await?;
+                    }
+                    return Ok(res);
+                }
+                Err(ExecError::Sql(e)) => {
+                    self.server.storage.rollback_to(&mut txn, mark);
+                    self.txn = Some(txn);
+                    if statement_txn {
+                        self.rollback();
+                    }
+                    return Err(e);
+                }
+                Err(ExecError::Wait(w)) => {
+                    self.server.storage.rollback_to(&mut txn, mark);
+                    self.txn = Some(txn);
+                    let stale = matches!(w, Wait::Retry)
+                        && prep.catalog_version != self.server.storage.catalog.version();
+                    if attempts > RETRIES_MAX {
+                        if statement_txn {
+                            self.rollback();
+                        }
+                        return Err(MyError::internal("too many lock-wait retries"));
+                    }
+                    if let Err(e) = self.wait(w).await {
+                        if e.code == code::ER_LOCK_DEADLOCK || statement_txn {
+                            self.rollback();
+                        }
+                        return Err(e);
+                    }
+                    if stale {
+                        if statement_txn {
+                            self.rollback();
+                        }
+                        return Err(MyError::new(
+                            code::ER_TABLE_DEF_CHANGED,
+                            "Table definition has changed, please retry transaction",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Execute a prepared statement with parameter values; write the response.
+    pub async fn execute_prepared(
+        &mut self,
+        prep: &Arc<Prepared>,
+        params: &[Value],
+        resp: &mut (dyn Responder + Send),
+        more: bool,
+    ) -> Result<()> {
+        if self.connection_killed() {
+            return Err(MyError::query_interrupted());
+        }
+        match &prep.planned {
+            Planned::Select(plan) => {
+                let n = self.run_query_plan(prep, plan, params, resp, more).await?;
+                self.found_rows = n;
+                self.prev_row_count = -1;
+                Ok(())
+            }
+            Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_) => {
+                let r = self.run_write(prep, params).await?;
+                if let Some(id) = r.generated_id {
+                    if !self.last_insert_id_set_explicitly {
+                        self.last_insert_id = id;
+                    }
+                }
+                self.prev_row_count = r.affected as i64;
+                let st = self.status_flags(more);
+                resp.ok(
+                    r.affected,
+                    r.insert_id,
+                    st,
+                    self.diag.warning_count(),
+                    r.info.as_deref().unwrap_or(""),
+                )
+            }
+            Planned::Other(stmt) => self.run_other(stmt, resp, more).await,
+        }
+    }
+
+    /// Statements that are not planned: transactions, DDL, SET, SHOW…
+    async fn run_other(
+        &mut self,
+        stmt: &Statement,
+        resp: &mut (dyn Responder + Send),
+        more: bool,
+    ) -> Result<()> {
+        let outcome = match stmt {
+            Statement::Admin(a) => match a {
+                AdminStmt::Begin {
+                    read_only,
+                    consistent_snapshot,
+                } => {
+                    self.commit().await?;
+                    self.begin_txn(true, *read_only);
+                    if *consistent_snapshot {
+                        let _ = self.statement_view();
+                    }
+                    Outcome::ok()
+                }
+                AdminStmt::Commit { chain, release } => {
+                    let ro = self.txn.as_ref().map(|t| t.read_only);
+                    self.commit().await?;
+                    if *chain {
+                        self.begin_txn(true, ro);
+                    }
+                    if *release {
+                        self.shared.killed.store(
+                            crate::server::KILL_CONNECTION,
+                            std::sync::atomic::Ordering::Relaxed,
+                        );
+                    }
+                    Outcome::ok()
+                }
+                AdminStmt::Rollback {
+                    chain,
+                    release,
+                    savepoint,
+                } => {
+                    if savepoint.is_some() {
+                        return Err(MyError::not_supported("savepoints"));
+                    }
+                    let ro = self.txn.as_ref().map(|t| t.read_only);
+                    self.rollback();
+                    if *chain {
+                        self.begin_txn(true, ro);
+                    }
+                    if *release {
+                        self.shared.killed.store(
+                            crate::server::KILL_CONNECTION,
+                            std::sync::atomic::Ordering::Relaxed,
+                        );
+                    }
+                    Outcome::ok()
+                }
+                AdminStmt::Savepoint(_) | AdminStmt::ReleaseSavepoint(_) => {
+                    return Err(MyError::not_supported("savepoints"));
+                }
+                AdminStmt::SetTransaction {
+                    scope,
+                    isolation,
+                    read_only,
+                } => {
+                    match scope {
+                        TxScope::Next => {
+                            if self.txn.as_ref().is_some_and(|t| t.explicit) {
+                                return Err(MyError::new(
+                                    1568,
+                                    "Transaction characteristics can't be changed while a transaction is in progress",
+                                ));
+                            }
+                            if isolation.is_some() {
+                                self.next_isolation = *isolation;
+                            }
+                            if read_only.is_some() {
+                                self.next_read_only = *read_only;
+                            }
+                        }
+                        TxScope::Session | TxScope::Global => {
+                            let global = *scope == TxScope::Global;
+                            if let Some(i) = isolation {
+                                utility::set_sysvar(
+                                    self,
+                                    "transaction_isolation",
+                                    global,
+                                    Some(Value::str(i.name())),
+                                )?;
+                            }
+                            if let Some(r) = read_only {
+                                utility::set_sysvar(
+                                    self,
+                                    "transaction_read_only",
+                                    global,
+                                    Some(Value::Int(*r as i64)),
+                                )?;
+                            }
+                        }
+                    }
+                    Outcome::ok()
+                }
+                other => {
+                    let r = utility::run_admin(self, other);
+                    exec_result(r)?
+                }
+            },
+            Statement::Ast(ast) => self.run_ast(ast).await?,
+        };
+        let st = self.status_flags(more);
+        match outcome {
+            Outcome::Ok {
+                affected,
+                last_insert_id,
+                info,
+            } => {
+                self.prev_row_count = affected as i64;
+                resp.ok(
+                    affected,
+                    last_insert_id,
+                    st,
+                    self.diag.warning_count(),
+                    info.as_deref().unwrap_or(""),
+                )
+            }
+            Outcome::Rows {
+                columns,
+                types,
+                rows,
+            } => {
+                resp.begin_rows(&columns, &types)?;
+                for r in &rows {
+                    resp.row(r)?;
+                }
+                self.prev_row_count = -1;
+                resp.end_rows(st, self.diag.warning_count())
+            }
+        }
+    }
+
+    async fn run_ast(&mut self, stmt: &ast::Statement) -> Result<Outcome> {
+        use ast::Statement as S;
+        match stmt {
+            S::Set(set) => {
+                let was_autocommit = self.autocommit;
+                let r = exec_result(utility::run_set(self, set))?;
+                if !was_autocommit && self.autocommit && self.txn.is_some() {
+                    // SET autocommit=1 commits the open transaction.
+                    self.commit().await?;
+                }
+                Ok(r)
+            }
+            S::CreateDatabase {
+                db_name,
+                if_not_exists,
+                default_charset,
+                default_collation,
+                ..
+            } => {
+                self.commit().await?;
+                let (_, name) = crate::sql::planner::object_name(db_name)?;
+                ddl::create_database(
+                    self,
+                    &name,
+                    *if_not_exists,
+                    default_charset.as_deref(),
+                    default_collation.as_deref(),
+                )
+            }
+            S::CreateSchema {
+                schema_name,
+                if_not_exists,
+                options,
+                ..
+            } => {
+                self.commit().await?;
+                let name = match schema_name {
+                    ast::SchemaName::Simple(n) => crate::sql::planner::object_name(n)?.1,
+                    _ => return Err(MyError::not_supported("CREATE SCHEMA AUTHORIZATION")),
+                };
+                let mut cs = None;
+                let mut coll = None;
+                for o in options.iter().flatten() {
+                    if let ast::SqlOption::KeyValue { key, value } = o {
+                        let k = key.value.to_ascii_uppercase();
+                        let v = value.to_string().trim_matches(['\'', '"', '`']).to_string();
+                        if k.contains("CHARSET") || k.contains("CHARACTER") {
+                            cs = Some(v);
+                        } else if k.contains("COLLATE") {
+                            coll = Some(v);
+                        }
+                    }
+                }
+                ddl::create_database(self, &name, *if_not_exists, cs.as_deref(), coll.as_deref())
+            }
+            S::Drop {
+                object_type,
+                if_exists,
+                names,
+                table,
+                temporary,
+                ..
+            } => {
+                self.commit().await?;
+                match object_type {
+                    ast::ObjectType::Table => {
+                        if *temporary {
+                            return Err(MyError::not_supported("DROP TEMPORARY TABLE"));
+                        }
+                        ddl::drop_tables(self, names, *if_exists).await
+                    }
+                    ast::ObjectType::Database | ast::ObjectType::Schema => {
+                        let mut out = Outcome::ok();
+                        for n in names {
+                            let (_, name) = crate::sql::planner::object_name(n)?;
+                            out = ddl::drop_database(self, &name, *if_exists).await?;
+                        }
+                        Ok(out)
+                    }
+                    ast::ObjectType::Index => {
+                        let Some(t) = table else {
+                            return Err(MyError::parse("DROP INDEX", 1));
+                        };
+                        let mut out = Outcome::ok();
+                        for n in names {
+                            let (_, name) = crate::sql::planner::object_name(n)?;
+                            out = ddl::drop_index(self, &name, t).await?;
+                        }
+                        Ok(out)
+                    }
+                    other => Err(MyError::not_supported(format!("DROP {other}"))),
+                }
+            }
+            S::CreateTable(ct) => {
+                self.commit().await?;
+                ddl::create_table(self, ct).await
+            }
+            S::CreateIndex(ci) => {
+                self.commit().await?;
+                ddl::create_index(self, ci).await
+            }
+            S::AlterTable(at) => {
+                self.commit().await?;
+                ddl::alter_table(self, at).await
+            }
+            S::Truncate(t) => {
+                self.commit().await?;
+                let names: Vec<ast::ObjectName> =
+                    t.table_names.iter().map(|x| x.name.clone()).collect();
+                ddl::truncate(self, &names).await
+            }
+            S::Use(u) => {
+                let name = match u {
+                    ast::Use::Object(n) | ast::Use::Database(n) | ast::Use::Schema(n) => {
+                        crate::sql::planner::object_name(n)?.1
+                    }
+                    _ => return Err(MyError::not_supported("this USE")),
+                };
+                exec_result(utility::run_admin(self, &AdminStmt::Use(name)))
+            }
+            S::Analyze(_) => Ok(Outcome::ok()),
+            S::Flush { .. } => Ok(Outcome::ok()),
+            S::Explain { .. } => Err(MyError::not_supported("EXPLAIN")),
+            S::ShowVariables { .. }
+            | S::ShowStatus { .. }
+            | S::ShowDatabases { .. }
+            | S::ShowTables { .. }
+            | S::ShowColumns { .. }
+            | S::ShowCreate { .. }
+            | S::ShowCollation { .. } => {
+                Err(MyError::internal("SHOW should have been parsed by Quire"))
+            }
+            S::StartTransaction { .. } | S::Commit { .. } | S::Rollback { .. } => Err(
+                MyError::internal("transaction statement should have been parsed by Quire"),
+            ),
+            other => Err(MyError::not_supported(first_words(&other.to_string()))),
+        }
+    }
+
+    /// Run one statement of a COM_QUERY.
+    pub async fn run_text(
+        &mut self,
+        text: &str,
+        resp: &mut (dyn Responder + Send),
+        more: bool,
+    ) -> Result<()> {
+        let opts = self.lex_options();
+        let norm = lexer::normalize(text, &opts).map_err(|e| {
+            let (near, line) = e.near_text(text);
+            MyError::parse(&near, line)
+        })?;
+        let kind = norm.kind.unwrap_or(StatementKind::Other);
+        // Diagnostics statements read the previous statement's diagnostics area.
+        let keeps_diag = kind == StatementKind::Show && {
+            let up = text.to_ascii_uppercase();
+            up.contains("WARNINGS") || up.contains("ERRORS")
+        };
+        if !keeps_diag {
+            self.diag.clear();
+        }
+        self.start_statement_clock();
+        self.subquery_cache.clear();
+        self.last_insert_id_set_explicitly = false;
+        let (prep, params) = self.plan_for_text(text, &norm)?;
+        self.execute_prepared(&prep, &params, resp, more).await
+    }
+}
+
+fn exec_result(r: std::result::Result<Outcome, ExecError>) -> Result<Outcome> {
+    match r {
+        Ok(o) => Ok(o),
+        Err(ExecError::Sql(e)) => Err(e),
+        Err(ExecError::Wait(_)) => Err(MyError::internal("unexpected wait")),
+    }
+}
+
+fn first_words(s: &str) -> String {
+    s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,588 @@
+//! Executing INSERT, REPLACE, UPDATE and DELETE.
+//!
+//! Writes run inside a transaction (the session's, or one opened for this statement). Rows to
+//! change are found with locking reads (latest committed version, then lock, then re-check),
+//! *collected first* and changed afterwards, so that a statement never sees its own changes
+//! while scanning (no Halloween problem: `UPDATE t SET id = id + 1` visits each row once).
+//!
+//! Values are converted to the column types with MySQL's rules ([`convert::store`]); in strict
+//! mode (STRICT_TRANS_TABLES, the default) a bad value is an error, otherwise a warning.
+//! `INSERT IGNORE` turns duplicate-key and conversion errors into warnings.
+
+use super::compare;
+use super::convert;
+use super::exec::{
+    ExecCx, ExecError, XResult, candidates, duplicate_error, lock_and_read, storage_err,
+};
+use super::plan::*;
+use super::types::SqlType;
+use super::value::{DateTime, Row, Value};
+use crate::error::{MyError, Result, code};
+use crate::storage::StorageError;
+use crate::storage::lock::LockMode;
+use crate::storage::schema::{ColumnDef, ColumnDefault};
+use crate::storage::table::Table;
+use crate::storage::txn::Txn;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// Result of a write statement, for the OK packet.
+#[derive(Debug, Default, Clone)]
+pub struct WriteResult {
+    pub affected: u64,
+    /// `LAST_INSERT_ID()` after the statement (first generated AUTO_INCREMENT value).
+    pub generated_id: Option<u64>,
+    /// What the OK packet reports as insert id (also explicit AUTO_INCREMENT values).
+    pub insert_id: u64,
+    pub info: Option<String>,
+}
+
+/// The value a column gets when an INSERT does not mention it (or says DEFAULT).
+fn default_value(col: &ColumnDef, now: DateTime, strict: bool, cx: &mut ExecCx) -> Result<Value> {
+    Ok(match &col.default {
+        ColumnDefault::Value(v) => v.clone(),
+        ColumnDefault::Null => Value::Null,
+        ColumnDefault::CurrentTimestamp(fsp) => {
+            let mut t = now;
+            let unit = 10u32.pow(6 - (*fsp).min(6) as u32);
+            t.micro = t.micro / unit * unit;
+            if col.ty == SqlType::Date {
+                Value::Date(t.date_part())
+            } else {
+                Value::DateTime(t)
+            }
+        }
+        ColumnDefault::None => {
+            if col.auto_increment {
+                Value::Null
+            } else if strict {
+                return Err(MyError::new(
+                    code::ER_NO_DEFAULT_FOR_FIELD,
+                    format!("Field '{}' doesn't have a default value", col.name),
+                ));
+            } else {
+                cx.env.ctx.diag.warn(
+                    code::ER_NO_DEFAULT_FOR_FIELD,
+                    format!("Field '{}' doesn't have a default value", col.name),
+                );
+                implicit_default(&col.ty)
+            }
+        }
+    })
+}
+
+/// MySQL's implicit default of a type (what a NOT NULL column gets in non-strict mode).
+pub fn implicit_default(ty: &SqlType) -> Value {
+    match ty {
+        t if t.is_integer() => {
+            if t.is_unsigned() {
+                Value::UInt(0)
+            } else {
+                Value::Int(0)
+            }
+        }
+        SqlType::Decimal { scale, .. } => {
+            Value::decimal(bigdecimal::BigDecimal::from(0).with_scale(*scale as i64))
+        }
+        SqlType::Float { .. } => Value::Float(0.0),
+        SqlType::Double { .. } => Value::Double(0.0),
+        SqlType::Date => Value::Date(DateTime::ZERO),
+        SqlType::DateTime { .. } | SqlType::Timestamp { .. } => Value::DateTime(DateTime::ZERO),
+        SqlType::Time { .. } => Value::Time(Default::default()),
+        SqlType::Enum { values, .. } => values
+            .first()
+            .map(|v| Value::str(v))
+            .unwrap_or_else(|| Value::str("")),
+        SqlType::Binary { len } => Value::from_vec(vec![0; *len as usize]),
+        _ => Value::str(""),
+    }
+}
+
+/// Convert and check one value for column `col` (row number `row_no` for messages).
+fn store_value(
+    v: Value,
+    col: &ColumnDef,
+    row_no: u64,
+    strict: bool,
+    single_row: bool,
+    cx: &mut ExecCx,
+) -> Result<Value> {
+    let v = convert::store(v, &col.ty, &col.name, row_no, strict, &mut cx.env.ctx.diag)?;
+    if v.is_null() && !col.nullable {
+        if strict || single_row {
+            return Err(MyError::new(
+                code::ER_BAD_NULL_ERROR,
+                format!("Column '{}' cannot be null", col.name),
+            ));
+        }
+        cx.env.ctx.diag.warn(
+            code::ER_BAD_NULL_ERROR,
+            format!("Column '{}' cannot be null", col.name),
+        );
+        return Ok(implicit_default(&col.ty));
+    }
+    Ok(v)
+}
+
+fn txn<'a>(cx: &'a mut ExecCx) -> Result<&'a mut Txn> {
+    cx.txn
+        .as_deref_mut()
+        .ok_or_else(|| MyError::internal("write without a transaction"))
+}
+
+/// Are two stored values the same bytes (for "Changed" counts: 'a' → 'A' is a change)?
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
+        (Value::Null, _) | (_, Value::Null) => false,
+        (Value::Bytes(_), _) | (_, Value::Bytes(_)) => false,
+        _ => compare::compare(a, b, super::types::Collation::Binary) == Some(Ordering::Equal),
+    }
+}
+
+fn rows_identical(a: &[Value], b: &[Value]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| identical(x, y))
+}
+
+pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
+    let table = &plan.table;
+    let def = &table.def;
+    let strict = cx.env.ctx.strict() && !plan.ignore;
+    let now = cx.env.ctx.stmt_time();
+    let auto_col = def.auto_increment_column();
+    let no_auto_on_zero = cx.env.ctx.no_auto_value_on_zero();
+    let source_rows: Vec<Vec<Value>> = match &plan.source {
+        InsertSource::Values(rows) => {
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                let mut vals = Vec::with_capacity(r.len());
+                for (i, iv) in r.iter().enumerate() {
+                    vals.push(match iv {
+                        InsertValue::Expr(e) => cx.eval(e, &[])?,
+                        InsertValue::Default => {
+                            default_value(&def.columns[plan.columns[i]], now, strict, cx)?
+                        }
+                    });
+                }
+                out.push(vals);
+            }
+            out
+        }
+        InsertSource::Select(p) => {
+            let mut sink = super::exec::VecSink::default();
+            // The SELECT part reads without locks (it is a consistent read of its own).
+            super::exec::run_select(p, cx, &mut sink)?;
+            sink.rows
+        }
+    };
+    let single_row = source_rows.len() == 1;
+    let mut res = WriteResult::default();
+    let mut dups = 0u64;
+    for (n, vals) in source_rows.into_iter().enumerate() {
+        let row_no = n as u64 + 1;
+        let mut row: Vec<Value> = vec![Value::Null; def.columns.len()];
+        let mut given = vec![false; def.columns.len()];
+        for (i, v) in vals.into_iter().enumerate() {
+            row[plan.columns[i]] = v;
+            given[plan.columns[i]] = true;
+        }
+        for (ci, col) in def.columns.iter().enumerate() {
+            if !given[ci] {
+                row[ci] = default_value(col, now, strict, cx)?;
+            }
+        }
+        // AUTO_INCREMENT: NULL (or 0) generates the next value.
+        if let Some(ac) = auto_col {
+            let v = std::mem::take(&mut row[ac]);
+            let is_zero = matches!(v, Value::Int(0) | Value::UInt(0)) && !no_auto_on_zero;
+            if v.is_null() || is_zero {
+                let id = table.next_auto_inc(1);
+                if res.generated_id.is_none() {
+                    res.generated_id = Some(id);
+                }
+                res.insert_id = res.generated_id.unwrap_or(id);
+                row[ac] = Value::UInt(id);
+            } else {
+                let stored = store_value(v, &def.columns[ac], row_no, strict, single_row, cx)?;
+                let mut d = crate::error::Diagnostics::default();
+                if let Some(u) = convert::to_u64(&stored, &mut d) {
+                    if !matches!(stored, Value::Int(i) if i < 0) {
+                        table.observe_auto_inc(u);
+                        if res.generated_id.is_none() {
+                            res.insert_id = u;
+                        }
+                    }
+                }
+                row[ac] = stored;
+            }
+        }
+        for (ci, col) in def.columns.iter().enumerate() {
+            if Some(ci) == auto_col {
+                row[ci] = store_value(
+                    std::mem::take(&mut row[ci]),
+                    col,
+                    row_no,
+                    strict,
+                    single_row,
+                    cx,
+                )?;
+                continue;
+            }
+            row[ci] = store_value(
+                std::mem::take(&mut row[ci]),
+                col,
+                row_no,
+                strict,
+                single_row,
+                cx,
+            )?;
+        }
+        let row: Row = Arc::from(row);
+        insert_one(plan, table, row, cx, &mut res, &mut dups)?;
+    }
+    if plan.ignore
+        || !matches!(plan.source, InsertSource::Values(ref r) if r.len() == 1)
+        || dups > 0
+    {
+        let n = match &plan.source {
+            InsertSource::Values(r) => r.len() as u64,
+            _ => res.affected + dups,
+        };
+        if n > 1 || dups > 0 || plan.ignore {
+            res.info = Some(format!(
+                "Records: {n}  Duplicates: {dups}  Warnings: {}",
+                cx.env.ctx.diag.warning_count()
+            ));
+        }
+    }
+    Ok(res)
+}
+
+/// Bound on REPLACE's delete-and-retry loop (one per unique index, plus slack).
+const REPLACE_ATTEMPTS_MAX: usize = 64;
+
+fn insert_one(
+    plan: &InsertPlan,
+    table: &Arc<Table>,
+    row: Row,
+    cx: &mut ExecCx,
+    res: &mut WriteResult,
+    dups: &mut u64,
+) -> XResult<()> {
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let r = table.insert(txn(cx)?, row.clone());
+        match r {
+            Ok(_) => {
+                res.affected += 1;
+                return Ok(());
+            }
+            Err(StorageError::Duplicate {
+                table: tname,
+                index_name,
+                key,
+                existing,
+                ..
+            }) => {
+                if plan.replace && attempts < REPLACE_ATTEMPTS_MAX {
+                    let t = txn(cx)?;
+                    if !table
+                        .lock(t, &existing, LockMode::Exclusive)
+                        .map_err(storage_err)?
+                    {
+                        continue;
+                    }
+                    if table.delete(t, &existing).map_err(storage_err)?.is_some() {
+                        res.affected += 1;
+                    }
+                    continue;
+                }
+                if !plan.on_dup.is_empty() {
+                    *dups += 1;
+                    return on_duplicate_update(plan, table, &existing, &row, cx, res);
+                }
+                if plan.ignore {
+                    *dups += 1;
+                    let e = duplicate_error(&tname, &index_name, &key);
+                    cx.env.ctx.diag.warn(e.code, e.message);
+                    return Ok(());
+                }
+                return Err(ExecError::Sql(duplicate_error(&tname, &index_name, &key)));
+            }
+            Err(e) => return Err(storage_err(e)),
+        }
+    }
+}
+
+fn on_duplicate_update(
+    plan: &InsertPlan,
+    table: &Arc<Table>,
+    existing: &Arc<crate::storage::row::RowSlot>,
+    new_row: &Row,
+    cx: &mut ExecCx,
+    res: &mut WriteResult,
+) -> XResult<()> {
+    let me = cx.view.me;
+    let locked = table
+        .lock(txn(cx)?, existing, LockMode::Exclusive)
+        .map_err(storage_err)?;
+    let Some(old) = (if locked {
+        table.read_latest(existing, me)
+    } else {
+        None
+    }) else {
+        return Err(ExecError::Wait(super::exec::Wait::Retry));
+    };
+    let strict = cx.env.ctx.strict() && !plan.ignore;
+    let mut updated: Vec<Value> = old.to_vec();
+    for (ci, e) in &plan.on_dup {
+        let tuple: Vec<Row> = vec![Arc::from(updated.clone()), new_row.clone()];
+        let v = cx.eval(e, &tuple)?;
+        updated[*ci] = store_value(v, &table.def.columns[*ci], 1, strict, true, cx)?;
+    }
+    if rows_identical(&old, &updated) {
+        if cx.env.ctx.client_found_rows {
+            res.affected += 1;
+        }
+        return Ok(());
+    }
+    touch_on_update(table, &old, &mut updated, &[], cx);
+    if let Some(ac) = table.def.auto_increment_column() {
+        let mut d = crate::error::Diagnostics::default();
+        if let Some(u) = convert::to_u64(&updated[ac], &mut d) {
+            res.insert_id = u;
+        }
+    }
+    table
+        .update(txn(cx)?, existing, Arc::from(updated))
+        .map_err(storage_err)?;
+    res.affected += 2;
+    Ok(())
+}
+
+/// ON UPDATE CURRENT_TIMESTAMP columns not assigned explicitly get the statement time when
+/// the row changes.
+fn touch_on_update(
+    table: &Table,
+    old: &[Value],
+    new: &mut [Value],
+    assigned: &[usize],
+    cx: &mut ExecCx,
+) {
+    if !table.def.columns.iter().any(|c| c.on_update_now) || rows_identical(old, new) {
+        return;
+    }
+    let now = cx.env.ctx.stmt_time();
+    for (ci, c) in table.def.columns.iter().enumerate() {
+        if c.on_update_now && !assigned.contains(&ci) {
+            new[ci] = Value::DateTime(now);
+        }
+    }
+}
+
+/// Rows matching a single-table WHERE, found with a non-locking look at the latest versions
+/// (locks are taken afterwards, row by row, with a re-check).
+fn find_rows(
+    table: &Arc<Table>,
+    access: &Access,
+    filter: &Option<super::expr::Expr>,
+    cx: &mut ExecCx,
+) -> XResult<Vec<(Arc<crate::storage::row::RowSlot>, Option<Box<[u8]>>, Row)>> {
+    let me = cx.view.me;
+    let secondary = match access {
+        Access::Index {
+            index: IndexRef::Secondary(i),
+            ..
+        } => Some(*i),
+        _ => None,
+    };
+    let mut scratch = Vec::new();
+    let mut out = Vec::new();
+    for (slot, key) in candidates(table, access, &[], cx)? {
+        let Some(row) = table.read_latest(&slot, me) else {
+            continue;
+        };
+        if let (Some(k), Some(i)) = (&key, secondary) {
+            if !table.entry_matches(i, k, &row, &slot, &mut scratch) {
+                continue;
+            }
+        }
+        let tuple = [row.clone()];
+        if !cx.test(filter, &tuple)? {
+            continue;
+        }
+        out.push((slot, key, row));
+    }
+    Ok(out)
+}
+
+fn sort_rows(
+    rows: &mut [(Arc<crate::storage::row::RowSlot>, Option<Box<[u8]>>, Row)],
+    order: &[SortKey],
+    cx: &mut ExecCx,
+) -> Result<()> {
+    if order.is_empty() {
+        return Ok(());
+    }
+    let mut keyed: Vec<(Vec<Value>, usize)> = Vec::with_capacity(rows.len());
+    for (i, r) in rows.iter().enumerate() {
+        let tuple = [r.2.clone()];
+        keyed.push((
+            order
+                .iter()
+                .map(|k| cx.eval(&k.expr, &tuple))
+                .collect::<Result<_>>()?,
+            i,
+        ));
+    }
+    keyed.sort_by(|a, b| {
+        for (i, k) in order.iter().enumerate() {
+            let o = compare::sort_cmp(&a.0[i], &b.0[i], k.coll);
+            let o = if k.desc { o.reverse() } else { o };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+    let perm: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
+    let orig = rows.to_vec();
+    for (dst, src) in perm.into_iter().enumerate() {
+        rows[dst] = orig[src].clone();
+    }
+    Ok(())
+}
+
+fn limit_of(e: &Option<super::expr::Expr>, cx: &mut ExecCx) -> Result<Option<u64>> {
+    let Some(e) = e else { return Ok(None) };
+    match cx.eval(e, &[])? {
+        Value::Int(i) if i >= 0 => Ok(Some(i as u64)),
+        Value::UInt(u) => Ok(Some(u)),
+        _ => Err(MyError::new(
+            code::ER_WRONG_ARGUMENTS,
+            "Incorrect arguments to LIMIT",
+        )),
+    }
+}
+
+pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
+    let table = &plan.table;
+    let strict = cx.env.ctx.strict() && !plan.ignore;
+    let mut rows = find_rows(table, &plan.access, &plan.filter, cx)?;
+    sort_rows(&mut rows, &plan.order, cx)?;
+    let limit = limit_of(&plan.limit, cx)?;
+    let secondary = match &plan.access {
+        Access::Index {
+            index: IndexRef::Secondary(i),
+            ..
+        } => Some(*i),
+        _ => None,
+    };
+    let assigned: Vec<usize> = plan.assignments.iter().map(|(c, _)| *c).collect();
+    let now = cx.env.ctx.stmt_time();
+    let (mut matched, mut changed) = (0u64, 0u64);
+    for (slot, key, _) in rows {
+        if limit.is_some_and(|l| matched >= l) {
+            break;
+        }
+        let filter = &plan.filter;
+        let mut check = |row: &Row, cx: &mut ExecCx| cx.test(filter, std::slice::from_ref(row));
+        let Some(row) = lock_and_read(
+            table,
+            &slot,
+            key.as_deref(),
+            secondary,
+            LockMode::Exclusive,
+            None,
+            &mut check,
+            cx,
+        )?
+        else {
+            continue;
+        };
+        matched += 1;
+        let mut new: Vec<Value> = row.to_vec();
+        for (ci, v) in &plan.assignments {
+            let col = &table.def.columns[*ci];
+            let value = match v {
+                InsertValue::Expr(e) => {
+                    let tuple: [Row; 1] = [Arc::from(new.clone())];
+                    cx.eval(e, &tuple)?
+                }
+                InsertValue::Default => default_value(col, now, strict, cx)?,
+            };
+            new[*ci] = store_value(value, col, matched, strict, true, cx)?;
+        }
+        if rows_identical(&row, &new) {
+            continue;
+        }
+        touch_on_update(table, &row, &mut new, &assigned, cx);
+        table
+            .update(txn(cx)?, &slot, Arc::from(new))
+            .map_err(storage_err)?;
+        changed += 1;
+    }
+    let warnings = cx.env.ctx.diag.warning_count();
+    let affected = if cx.env.ctx.client_found_rows {
+        matched
+    } else {
+        changed
+    };
+    Ok(WriteResult {
+        affected,
+        generated_id: None,
+        insert_id: 0,
+        info: Some(format!(
+            "Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}"
+        )),
+    })
+}
+
+pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
+    let table = &plan.table;
+    let mut rows = find_rows(table, &plan.access, &plan.filter, cx)?;
+    sort_rows(&mut rows, &plan.order, cx)?;
+    let limit = limit_of(&plan.limit, cx)?;
+    let secondary = match &plan.access {
+        Access::Index {
+            index: IndexRef::Secondary(i),
+            ..
+        } => Some(*i),
+        _ => None,
+    };
+    let mut deleted = 0u64;
+    for (slot, key, _) in rows {
+        if limit.is_some_and(|l| deleted >= l) {
+            break;
+        }
+        let filter = &plan.filter;
+        let mut check = |row: &Row, cx: &mut ExecCx| cx.test(filter, std::slice::from_ref(row));
+        if lock_and_read(
+            table,
+            &slot,
+            key.as_deref(),
+            secondary,
+            LockMode::Exclusive,
+            None,
+            &mut check,
+            cx,
+        )?
+        .is_none()
+        {
+            continue;
+        }
+        if table
+            .delete(txn(cx)?, &slot)
+            .map_err(storage_err)?
+            .is_some()
+        {
+            deleted += 1;
+        }
+    }
+    Ok(WriteResult {
+        affected: deleted,
+        ..Default::default()
+    })
+}

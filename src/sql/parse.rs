@@ -1,0 +1,245 @@
+//! Parsing: sqlparser-rs for the SQL it knows, Quire's own parser for the rest.
+//!
+//! sqlparser's MySQL dialect covers queries, DML and most DDL. A few spellings MySQL accepts
+//! are rewritten first, by splicing the text at token positions (so select-list items keep
+//! their original text for column names): `LOCK IN SHARE MODE` → `FOR SHARE`, `SET @a := 1` →
+//! `SET @a = 1`, infix `MOD` → `%`. Administrative statements whose MySQL grammar sqlparser
+//! does not model precisely (transactions, SHOW, users, KILL, …) go to [`super::admin`].
+//! Parse errors become MySQL's 1064 with its "near '…' at line N" message.
+
+use super::Statement;
+use super::admin;
+use crate::error::{MyError, Result};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, Tokenizer};
+
+/// Bound on parser recursion (deeply nested expressions from a client must not overflow the
+/// stack).
+pub const PARSE_DEPTH_MAX: usize = 200;
+
+/// Replace each `?` placeholder (outside strings and comments) with `?1`, `?2`, … so that the
+/// planner knows each one's position. Returns the text and the number of placeholders.
+pub fn number_placeholders(text: &str) -> (String, usize) {
+    let positions = super::lexer::placeholder_positions(text);
+    if positions.is_empty() {
+        return (text.to_string(), 0);
+    }
+    let mut out = String::with_capacity(text.len() + positions.len() * 3);
+    let mut last = 0;
+    for (i, p) in positions.iter().enumerate() {
+        out.push_str(&text[last..*p]);
+        out.push('?');
+        out.push_str(&(i + 1).to_string());
+        last = p + 1;
+    }
+    out.push_str(&text[last..]);
+    (out, positions.len())
+}
+
+/// Byte offset of a 1-based (line, column) location in `text`.
+fn offset_of(text: &str, line: u64, col: u64) -> usize {
+    let mut off = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i as u64 + 1 == line {
+            return off
+                + l.char_indices()
+                    .nth(col.saturating_sub(1) as usize)
+                    .map(|(b, _)| b)
+                    .unwrap_or(l.len());
+        }
+        off += l.len();
+    }
+    text.len()
+}
+
+/// MySQL spellings sqlparser does not accept, rewritten in place.
+fn rewrite(text: &str) -> String {
+    let dialect = MySqlDialect {};
+    let Ok(tokens) = Tokenizer::new(&dialect, text).tokenize_with_location() else {
+        return text.to_string();
+    };
+    let words: Vec<(usize, usize, &Token)> = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .map(|t| {
+            (
+                offset_of(text, t.span.start.line, t.span.start.column),
+                offset_of(text, t.span.end.line, t.span.end.column),
+                &t.token,
+            )
+        })
+        .collect();
+    let kw = |i: usize, k: Keyword| matches!(words.get(i), Some((_, _, Token::Word(w))) if w.keyword == k && w.quote_style.is_none());
+    let is_set = kw(0, Keyword::SET);
+    let mut edits: Vec<(usize, usize, &str)> = Vec::new();
+    for i in 0..words.len() {
+        if kw(i, Keyword::LOCK)
+            && kw(i + 1, Keyword::IN)
+            && kw(i + 2, Keyword::SHARE)
+            && kw(i + 3, Keyword::MODE)
+        {
+            edits.push((words[i].0, words[i + 3].1, "FOR SHARE"));
+        }
+        if is_set && matches!(words[i].2, Token::Assignment) {
+            edits.push((words[i].0, words[i].1, "="));
+        }
+        if i > 0 && kw(i, Keyword::MOD) && !matches!(words.get(i + 1), Some((_, _, Token::LParen)))
+        {
+            let prev_is_operand = matches!(
+                words[i - 1].2,
+                Token::Word(_)
+                    | Token::Number(..)
+                    | Token::RParen
+                    | Token::SingleQuotedString(_)
+                    | Token::Placeholder(_)
+            );
+            if prev_is_operand {
+                edits.push((words[i].0, words[i].1, "%"));
+            }
+        }
+    }
+    if edits.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (s, e, r) in edits {
+        if s < last {
+            continue;
+        }
+        out.push_str(&text[last..s]);
+        out.push_str(r);
+        last = e;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+pub fn parse_error(text: &str, e: &ParserError) -> MyError {
+    let msg = e.to_string();
+    // sqlparser: "... at Line: L, Column: C"
+    let loc = msg.rsplit_once("Line: ").and_then(|(_, rest)| {
+        let (l, rest) = rest.split_once(", Column: ")?;
+        let c: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        Some((l.trim().parse::<u64>().ok()?, c.parse::<u64>().ok()?))
+    });
+    match loc {
+        Some((line, col)) => {
+            let off = offset_of(text, line, col);
+            MyError::parse(text.get(off..).unwrap_or(""), line as usize)
+        }
+        None => {
+            if msg.contains("recursion") {
+                return MyError::new(
+                    crate::error::code::ER_PARSE_ERROR,
+                    "Query is too deeply nested (parser recursion limit)".to_string(),
+                );
+            }
+            MyError::parse("", 1)
+        }
+    }
+}
+
+/// Parse one statement (no trailing `;` splitting: the caller split the text already).
+pub fn parse(text: &str) -> Result<Statement> {
+    if let Some(stmt) = admin::parse(text)? {
+        return Ok(Statement::Admin(stmt));
+    }
+    let text = rewrite(text);
+    let dialect = MySqlDialect {};
+    let mut parser = Parser::new(&dialect).with_recursion_limit(PARSE_DEPTH_MAX);
+    parser = parser
+        .try_with_sql(&text)
+        .map_err(|e| parse_error(&text, &e))?;
+    let stmt = parser
+        .parse_statement()
+        .map_err(|e| parse_error(&text, &e))?;
+    // Anything after the statement (other than `;`) is a syntax error.
+    loop {
+        match parser.peek_token().token {
+            Token::EOF => break,
+            Token::SemiColon => {
+                parser.next_token();
+            }
+            _ => {
+                let t = parser.peek_token();
+                let off = offset_of(&text, t.span.start.line, t.span.start.column);
+                return Err(MyError::parse(
+                    text.get(off..).unwrap_or(""),
+                    t.span.start.line as usize,
+                ));
+            }
+        }
+    }
+    Ok(Statement::Ast(Box::new(stmt)))
+}
+
+/// The text as the planner will see it (rewritten as [`parse`] does), for naming columns.
+pub fn rewritten(text: &str) -> String {
+    rewrite(text)
+}
+
+/// Parse an expression on its own (for SET values and SHOW … WHERE).
+pub fn parse_expr(text: &str) -> Result<sqlparser::ast::Expr> {
+    let dialect = MySqlDialect {};
+    let mut parser = Parser::new(&dialect)
+        .with_recursion_limit(PARSE_DEPTH_MAX)
+        .try_with_sql(text)
+        .map_err(|e| parse_error(text, &e))?;
+    let e = parser.parse_expr().map_err(|e| parse_error(text, &e))?;
+    if !matches!(parser.peek_token().token, Token::EOF | Token::SemiColon) {
+        return Err(MyError::parse(text, 1));
+    }
+    Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_outside_strings() {
+        let (t, n) = number_placeholders("SELECT ?, '?', `?`, ? /* ? */");
+        assert_eq!(n, 2);
+        assert_eq!(t, "SELECT ?1, '?', `?`, ?2 /* ? */");
+    }
+
+    #[test]
+    fn mysql_spellings_are_rewritten() {
+        assert_eq!(
+            rewrite("SELECT * FROM t WHERE a = 1 LOCK IN SHARE MODE"),
+            "SELECT * FROM t WHERE a = 1 FOR SHARE"
+        );
+        assert_eq!(rewrite("SET @a := 1"), "SET @a = 1");
+        assert_eq!(
+            rewrite("SELECT a MOD 3, MOD(a, 3) FROM t"),
+            "SELECT a % 3, MOD(a, 3) FROM t"
+        );
+        assert_eq!(
+            rewrite("SELECT 'LOCK IN SHARE MODE'"),
+            "SELECT 'LOCK IN SHARE MODE'"
+        );
+    }
+
+    #[test]
+    fn errors_point_near_the_problem() {
+        let e = match parse("SELECT * FROM t WHERE") {
+            Err(e) => e,
+            Ok(_) => panic!("must fail"),
+        };
+        assert_eq!(e.code, 1064);
+        let e = match parse("SELEKT 1") {
+            Err(e) => e,
+            Ok(_) => panic!("must fail"),
+        };
+        assert!(e.message.contains("near 'SELEKT 1'"), "{}", e.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let q = format!("SELECT {}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(parse(&q).is_err());
+    }
+}

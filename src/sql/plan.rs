@@ -1,0 +1,243 @@
+//! Plans: what the planner produces and the executor runs.
+//!
+//! A plan is immutable and shareable (`Arc`): the plan cache hands the same plan to every
+//! session that sends the same statement shape. Everything that varies per execution —
+//! parameter values (including literals lifted out of the text by the normaliser), the
+//! snapshot, the session — is passed to the executor separately.
+//!
+//! ## A query block
+//!
+//! ```text
+//! sources (join order) ──► per-source filters ──► [aggregate] ──► having ──► project
+//!   each: access path           (pushed-down          keys+aggs       │          │
+//!   (scan / key ranges)          conjuncts)          = one tuple      order ◄────┘
+//!                                                                      distinct, limit
+//! ```
+//!
+//! Expressions address the *current tuple*: `Col { src, col }` is column `col` of source
+//! `src`'s row. After aggregation the tuple is a single row `[group keys…, aggregates…]`
+//! (source 0), and the projection, HAVING and ORDER BY expressions are bound against it.
+
+use super::expr::Expr;
+use super::types::{Collation, ColumnMeta, SqlType};
+use super::value::Row;
+use crate::storage::lock::LockMode;
+use crate::storage::table::Table;
+use std::sync::Arc;
+
+/// Which index of a table an access path uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexRef {
+    Primary,
+    Secondary(usize),
+}
+
+/// One key range over an index: an equality prefix on the first columns, then optional
+/// bounds on the next column. Bound expressions are constants or parameters (or columns of
+/// sources earlier in the join order).
+#[derive(Clone, Debug)]
+pub struct KeyRange {
+    pub prefix: Vec<Expr>,
+    /// (expression, inclusive)
+    pub lo: Option<(Expr, bool)>,
+    pub hi: Option<(Expr, bool)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Access {
+    /// Every row, in primary key order (or reverse).
+    Scan { reverse: bool },
+    /// The union of `ranges` over an index, each in key order (or reverse).
+    Index {
+        index: IndexRef,
+        ranges: Vec<KeyRange>,
+        reverse: bool,
+    },
+}
+
+impl Access {
+    pub fn describe(&self, table: &Table) -> String {
+        match self {
+            Access::Scan { .. } => "ALL".into(),
+            Access::Index { index, ranges, .. } => {
+                let name = match index {
+                    IndexRef::Primary => "PRIMARY".to_string(),
+                    IndexRef::Secondary(i) => table.indexes[*i].def.name.clone(),
+                };
+                let kind = if ranges.iter().all(|r| r.lo.is_none() && r.hi.is_none()) {
+                    "ref"
+                } else {
+                    "range"
+                };
+                format!("{kind}({name})")
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+}
+
+pub enum SourceKind {
+    Table {
+        table: Arc<Table>,
+        access: Access,
+    },
+    /// A derived table, materialised once per execution.
+    Derived(Box<SelectPlan>),
+    /// Rows computed at plan time (e.g. `information_schema` snapshots, `SHOW` output).
+    Rows(Arc<Vec<Row>>),
+    /// The one-row, no-column table of `SELECT 1` / `FROM DUAL`.
+    Dual,
+}
+
+pub struct Source {
+    pub kind: SourceKind,
+    pub alias: String,
+    pub width: usize,
+    pub join: JoinKind,
+    /// LEFT JOIN: the ON condition (a row of this source matches when it holds).
+    pub on: Option<Expr>,
+    /// Conjuncts that can be checked once this source's row is bound.
+    pub filter: Option<Expr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggFunc {
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    /// A non-aggregated column in an aggregate query: any value of the group (MySQL without
+    /// ONLY_FULL_GROUP_BY).
+    AnyValue,
+    GroupConcat,
+    BitAnd,
+    BitOr,
+    BitXor,
+    StdDevPop,
+    StdDevSamp,
+    VarPop,
+    VarSamp,
+}
+
+#[derive(Clone, Debug)]
+pub struct AggSpec {
+    pub func: AggFunc,
+    pub args: Vec<Expr>,
+    pub distinct: bool,
+    pub coll: Collation,
+    /// GROUP_CONCAT separator and ORDER BY.
+    pub separator: Vec<u8>,
+    pub arg_type: SqlType,
+}
+
+pub struct AggPlan {
+    pub keys: Vec<(Expr, Collation)>,
+    pub aggs: Vec<AggSpec>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SortKey {
+    pub expr: Expr,
+    pub desc: bool,
+    pub coll: Collation,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockClause {
+    pub mode: LockMode,
+    pub nowait: bool,
+    pub skip_locked: bool,
+}
+
+pub struct SelectPlan {
+    pub sources: Vec<Source>,
+    /// Conjuncts that could not be pushed to a source (checked on the full tuple).
+    pub filter: Option<Expr>,
+    pub agg: Option<AggPlan>,
+    pub having: Option<Expr>,
+    pub project: Vec<Expr>,
+    pub order: Vec<SortKey>,
+    /// The access path already delivers rows in ORDER BY order.
+    pub order_satisfied: bool,
+    pub distinct: bool,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+    pub lock: Option<LockClause>,
+    pub columns: Vec<ColumnMeta>,
+    pub types: Vec<SqlType>,
+    /// UNION [ALL] branches appended to this block's output (bool: ALL).
+    pub unions: Vec<(SelectPlan, bool)>,
+    /// Does some access path use an index (for `Select_scan`-style accounting and the slow
+    /// log's `log_queries_not_using_indexes`)?
+    pub uses_index: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubqueryKind {
+    Scalar,
+    Exists,
+}
+
+/// A subquery inside an expression. Uncorrelated subqueries are evaluated once per
+/// statement execution.
+pub struct SubqueryExpr {
+    pub plan: SelectPlan,
+    pub kind: SubqueryKind,
+    pub outer_max_source: Option<usize>,
+}
+
+impl std::fmt::Debug for SubqueryExpr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Subquery({:?})", self.kind)
+    }
+}
+
+/// A value to insert: an expression or the column's DEFAULT.
+#[derive(Clone, Debug)]
+pub enum InsertValue {
+    Expr(Expr),
+    Default,
+}
+
+pub enum InsertSource {
+    Values(Vec<Vec<InsertValue>>),
+    Select(Box<SelectPlan>),
+}
+
+pub struct InsertPlan {
+    pub table: Arc<Table>,
+    /// Table column positions the source's columns go to.
+    pub columns: Vec<usize>,
+    pub source: InsertSource,
+    /// ON DUPLICATE KEY UPDATE assignments, bound with source 0 = the existing row and
+    /// source 1 = the row that was to be inserted (for `VALUES(col)`).
+    pub on_dup: Vec<(usize, Expr)>,
+    pub ignore: bool,
+    pub replace: bool,
+}
+
+pub struct UpdatePlan {
+    pub table: Arc<Table>,
+    pub access: Access,
+    pub filter: Option<Expr>,
+    pub assignments: Vec<(usize, InsertValue)>,
+    pub order: Vec<SortKey>,
+    pub limit: Option<Expr>,
+    pub ignore: bool,
+}
+
+pub struct DeletePlan {
+    pub table: Arc<Table>,
+    pub access: Access,
+    pub filter: Option<Expr>,
+    pub order: Vec<SortKey>,
+    pub limit: Option<Expr>,
+    pub ignore: bool,
+}

@@ -1,0 +1,385 @@
+//! Planning INSERT, REPLACE, UPDATE and DELETE.
+
+use super::access;
+use super::bind::{Binder, ParamInfo, Scope};
+use super::plan::*;
+use super::planner::{Planner, object_name};
+use crate::error::{MyError, Result, code};
+use sqlparser::ast;
+
+/// Rewrite `VALUES(col)` inside ON DUPLICATE KEY UPDATE into a reference to the row being
+/// inserted (`<alias>.col`).
+fn rewrite_values(e: &ast::Expr, new_alias: &str) -> ast::Expr {
+    use ast::Expr as A;
+    match e {
+        A::Function(f) if f.name.to_string().eq_ignore_ascii_case("values") => {
+            if let ast::FunctionArguments::List(l) = &f.args {
+                if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(A::Identifier(col)))] =
+                    l.args.as_slice()
+                {
+                    return A::CompoundIdentifier(vec![ast::Ident::new(new_alias), col.clone()]);
+                }
+            }
+            e.clone()
+        }
+        A::Function(f) => {
+            let mut f = f.clone();
+            if let ast::FunctionArguments::List(l) = &mut f.args {
+                for a in &mut l.args {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        *x = rewrite_values(x, new_alias);
+                    }
+                }
+            }
+            A::Function(f)
+        }
+        A::BinaryOp { left, op, right } => A::BinaryOp {
+            left: Box::new(rewrite_values(left, new_alias)),
+            op: op.clone(),
+            right: Box::new(rewrite_values(right, new_alias)),
+        },
+        A::UnaryOp { op, expr } => A::UnaryOp {
+            op: *op,
+            expr: Box::new(rewrite_values(expr, new_alias)),
+        },
+        A::Nested(x) => A::Nested(Box::new(rewrite_values(x, new_alias))),
+        A::Case {
+            case_token,
+            end_token,
+            operand,
+            conditions,
+            else_result,
+        } => A::Case {
+            case_token: case_token.clone(),
+            end_token: end_token.clone(),
+            operand: operand
+                .as_ref()
+                .map(|o| Box::new(rewrite_values(o, new_alias))),
+            conditions: conditions
+                .iter()
+                .map(|c| ast::CaseWhen {
+                    condition: rewrite_values(&c.condition, new_alias),
+                    result: rewrite_values(&c.result, new_alias),
+                })
+                .collect(),
+            else_result: else_result
+                .as_ref()
+                .map(|o| Box::new(rewrite_values(o, new_alias))),
+        },
+        other => other.clone(),
+    }
+}
+
+fn is_default_keyword(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
+}
+
+/// Name used for the to-be-inserted row in ON DUPLICATE KEY UPDATE.
+const NEW_ROW_ALIAS: &str = "\u{1}new";
+
+impl Planner<'_> {
+    pub fn plan_insert(&self, ins: &ast::Insert, params: &[ParamInfo]) -> Result<InsertPlan> {
+        let name = match &ins.table {
+            ast::TableObject::TableName(n) => n,
+            _ => return Err(MyError::not_supported("INSERT into a table function")),
+        };
+        if ins.returning.is_some() || ins.partitioned.is_some() || !ins.after_columns.is_empty() {
+            return Err(MyError::not_supported("this INSERT syntax"));
+        }
+        let (_db, table) = self.resolve_table(name)?;
+        let def = &table.def;
+        let mut columns: Vec<usize> = Vec::new();
+        let col_names: Vec<String> = if !ins.assignments.is_empty() {
+            ins.assignments
+                .iter()
+                .map(|a| match &a.target {
+                    ast::AssignmentTarget::ColumnName(n) => Ok(object_name(n)?.1),
+                    _ => Err(MyError::not_supported("tuple assignment")),
+                })
+                .collect::<Result<_>>()?
+        } else {
+            ins.columns
+                .iter()
+                .map(|c| c.to_string().trim_matches('`').to_string())
+                .collect()
+        };
+        if col_names.is_empty() {
+            columns = (0..def.columns.len()).collect();
+        } else {
+            for n in &col_names {
+                let i = def
+                    .column_index(n)
+                    .ok_or_else(|| MyError::bad_field(n, "field list"))?;
+                if columns.contains(&i) {
+                    return Err(MyError::new(
+                        code::ER_FIELD_SPECIFIED_TWICE,
+                        format!("Column '{n}' specified twice"),
+                    ));
+                }
+                columns.push(i);
+            }
+        }
+        let empty = Scope::default();
+        let mut b = Binder::new(&empty, params);
+        b.planner = Some(self);
+        let bind_row = |row: &[ast::Expr], b: &mut Binder, n: usize| -> Result<Vec<InsertValue>> {
+            if row.len() != columns.len() {
+                return Err(MyError::new(
+                    code::ER_WRONG_VALUE_COUNT_ON_ROW,
+                    format!("Column count doesn't match value count at row {n}"),
+                ));
+            }
+            row.iter()
+                .map(|e| {
+                    if is_default_keyword(e) {
+                        Ok(InsertValue::Default)
+                    } else {
+                        Ok(InsertValue::Expr(b.bind(e)?.expr))
+                    }
+                })
+                .collect()
+        };
+        let source = if !ins.assignments.is_empty() {
+            let row: Vec<ast::Expr> = ins.assignments.iter().map(|a| a.value.clone()).collect();
+            InsertSource::Values(vec![bind_row(&row, &mut b, 1)?])
+        } else {
+            let Some(q) = &ins.source else {
+                return Err(MyError::parse("INSERT without values", 1));
+            };
+            match q.body.as_ref() {
+                ast::SetExpr::Values(v) if q.order_by.is_none() && q.limit_clause.is_none() => {
+                    let mut rows = Vec::with_capacity(v.rows.len());
+                    for (i, r) in v.rows.iter().enumerate() {
+                        if r.is_empty() && columns.len() == def.columns.len() {
+                            // INSERT INTO t VALUES () — all defaults.
+                            rows.push(vec![InsertValue::Default; columns.len()]);
+                            continue;
+                        }
+                        rows.push(bind_row(r, &mut b, i + 1)?);
+                    }
+                    InsertSource::Values(rows)
+                }
+                _ => {
+                    let p = self.plan_query(q, params, None)?;
+                    if p.columns.len() != columns.len() {
+                        return Err(MyError::new(
+                            code::ER_WRONG_VALUE_COUNT_ON_ROW,
+                            "Column count doesn't match value count at row 1",
+                        ));
+                    }
+                    InsertSource::Select(Box::new(p))
+                }
+            }
+        };
+        self.param_count
+            .set(self.param_count.get().max(b.param_count));
+
+        let mut on_dup = Vec::new();
+        if let Some(on) = &ins.on {
+            let ast::OnInsert::DuplicateKeyUpdate(assignments) = on else {
+                return Err(MyError::not_supported("ON CONFLICT"));
+            };
+            let new_alias = ins
+                .insert_alias
+                .as_ref()
+                .map(|a| a.row_alias.to_string())
+                .unwrap_or_else(|| NEW_ROW_ALIAS.to_string());
+            let mut existing = Self::scope_of(&table, def.name.as_str());
+            let new_row = Self::scope_of(&table, &new_alias);
+            existing
+                .sources
+                .push(new_row.sources.into_iter().next().expect("one source"));
+            let mut b = Binder::new(&existing, params);
+            b.planner = Some(self);
+            for a in assignments {
+                let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+                    return Err(MyError::not_supported("tuple assignment"));
+                };
+                let cname = object_name(n)?.1;
+                let ci = def
+                    .column_index(&cname)
+                    .ok_or_else(|| MyError::bad_field(&cname, "field list"))?;
+                let v = rewrite_values(&a.value, &new_alias);
+                on_dup.push((ci, b.bind(&v)?.expr));
+            }
+            self.param_count
+                .set(self.param_count.get().max(b.param_count));
+        }
+        Ok(InsertPlan {
+            table,
+            columns,
+            source,
+            on_dup,
+            ignore: ins.ignore,
+            replace: ins.replace_into,
+        })
+    }
+
+    fn scope_of(table: &crate::storage::table::Table, alias: &str) -> Scope {
+        let db = table.def.db.clone();
+        let mut s = Scope::default();
+        s.sources.push(super::bind::ScopeSource {
+            alias: alias.to_string(),
+            db,
+            table: table.name().to_string(),
+            columns: table
+                .def
+                .columns
+                .iter()
+                .map(|c| super::bind::ScopeCol {
+                    name: c.name.clone(),
+                    ty: c.ty.clone(),
+                    nullable: c.nullable,
+                    flags: 0,
+                })
+                .collect(),
+        });
+        s
+    }
+
+    fn single_table(
+        &self,
+        twj: &ast::TableWithJoins,
+    ) -> Result<(std::sync::Arc<crate::storage::table::Table>, String)> {
+        if !twj.joins.is_empty() {
+            return Err(MyError::not_supported("multi-table UPDATE/DELETE"));
+        }
+        match &twj.relation {
+            ast::TableFactor::Table { name, alias, .. } => {
+                let (_, table) = self.resolve_table(name)?;
+                let alias = alias
+                    .as_ref()
+                    .map(|a| a.name.value.clone())
+                    .unwrap_or_else(|| table.name().to_string());
+                Ok((table, alias))
+            }
+            _ => Err(MyError::not_supported("UPDATE/DELETE of a derived table")),
+        }
+    }
+
+    fn where_and_order(
+        &self,
+        table: &crate::storage::table::Table,
+        scope: &Scope,
+        selection: Option<&ast::Expr>,
+        order_by: &[ast::OrderByExpr],
+        params: &[ParamInfo],
+    ) -> Result<(Access, Option<super::expr::Expr>, Vec<SortKey>)> {
+        let mut b = Binder::new(scope, params);
+        b.planner = Some(self);
+        b.context = "where clause";
+        let mut conj = Vec::new();
+        if let Some(w) = selection {
+            access::conjuncts(b.bind(w)?.expr, &mut conj);
+        }
+        let access = access::choose(table, 0, &conj.iter().collect::<Vec<_>>(), None);
+        b.context = "order clause";
+        let mut order = Vec::new();
+        for o in order_by {
+            let t = b.bind(&o.expr)?;
+            order.push(SortKey {
+                expr: t.expr,
+                desc: o.options.sort == Some(ast::OrderBySort::Desc),
+                coll: t.ty.collation(),
+            });
+        }
+        self.param_count
+            .set(self.param_count.get().max(b.param_count));
+        Ok((access, access::and_all(conj), order))
+    }
+
+    fn bind_limit(
+        &self,
+        limit: Option<&ast::Expr>,
+        params: &[ParamInfo],
+    ) -> Result<Option<super::expr::Expr>> {
+        let Some(l) = limit else { return Ok(None) };
+        let empty = Scope::default();
+        let mut b = Binder::new(&empty, params);
+        let e = b.bind(l)?.expr;
+        self.param_count
+            .set(self.param_count.get().max(b.param_count));
+        Ok(Some(e))
+    }
+
+    pub fn plan_update(&self, upd: &ast::Update, params: &[ParamInfo]) -> Result<UpdatePlan> {
+        if upd.from.is_some() || upd.returning.is_some() {
+            return Err(MyError::not_supported("UPDATE … FROM"));
+        }
+        let (table, alias) = self.single_table(&upd.table)?;
+        let scope = Self::scope_of(&table, &alias);
+        let (access, filter, order) = self.where_and_order(
+            &table,
+            &scope,
+            upd.selection.as_ref(),
+            &upd.order_by,
+            params,
+        )?;
+        let mut b = Binder::new(&scope, params);
+        b.planner = Some(self);
+        let mut assignments = Vec::new();
+        for a in &upd.assignments {
+            let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+                return Err(MyError::not_supported("tuple assignment"));
+            };
+            let (q, cname) = object_name(n)?;
+            if let Some(q) = q {
+                if q != alias {
+                    return Err(MyError::bad_field(&format!("{q}.{cname}"), "field list"));
+                }
+            }
+            let ci = table
+                .def
+                .column_index(&cname)
+                .ok_or_else(|| MyError::bad_field(&cname, "field list"))?;
+            let v = if is_default_keyword(&a.value) {
+                InsertValue::Default
+            } else {
+                InsertValue::Expr(b.bind(&a.value)?.expr)
+            };
+            assignments.push((ci, v));
+        }
+        self.param_count
+            .set(self.param_count.get().max(b.param_count));
+        let limit = self.bind_limit(upd.limit.as_ref(), params)?;
+        Ok(UpdatePlan {
+            table,
+            access,
+            filter,
+            assignments,
+            order,
+            limit,
+            ignore: false,
+        })
+    }
+
+    pub fn plan_delete(&self, del: &ast::Delete, params: &[ParamInfo]) -> Result<DeletePlan> {
+        if !del.tables.is_empty() || del.using.is_some() || del.returning.is_some() {
+            return Err(MyError::not_supported("multi-table DELETE"));
+        }
+        let from = match &del.from {
+            ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
+        };
+        let [twj] = from.as_slice() else {
+            return Err(MyError::not_supported("multi-table DELETE"));
+        };
+        let (table, alias) = self.single_table(twj)?;
+        let scope = Self::scope_of(&table, &alias);
+        let (access, filter, order) = self.where_and_order(
+            &table,
+            &scope,
+            del.selection.as_ref(),
+            &del.order_by,
+            params,
+        )?;
+        let limit = self.bind_limit(del.limit.as_ref(), params)?;
+        Ok(DeletePlan {
+            table,
+            access,
+            filter,
+            order,
+            limit,
+            ignore: false,
+        })
+    }
+}

@@ -1,0 +1,1107 @@
+//! The planner: from a parsed statement to a [`plan`](super::plan).
+//!
+//! For a query block it resolves the FROM clause into sources (tables, derived tables, joins),
+//! binds the WHERE clause and splits it into conjuncts, binds the select list (expanding `*`),
+//! sets up aggregation when there is a GROUP BY or an aggregate function, binds HAVING and
+//! ORDER BY (which may use select-list aliases and positions), chooses an access path for
+//! every table from the conjuncts that apply to it, and pushes each conjunct down to the
+//! earliest join level where all its columns are bound (never into the inner side of a LEFT
+//! JOIN, where it must apply after NULL-extension).
+//!
+//! Plans built from the normaliser's parameterised text are cached and shared, so nothing
+//! here may depend on a lifted literal's value except its type where that cannot change the
+//! plan; where it could (a literal in the select list fixes a column's name and type) the
+//! binder refuses with [`needs_literals`](super::bind::needs_literals) and the statement is
+//! planned from its original text instead.
+
+use super::access;
+use super::bind::{self, AggCtx, Binder, ParamInfo, Scope, ScopeCol, ScopeSource, Typed};
+use super::expr::Expr;
+use super::plan::*;
+use super::types::{ColumnMeta, SqlType};
+use crate::error::{MyError, Result, code};
+use crate::storage::Storage;
+use crate::storage::lock::LockMode;
+use crate::storage::table::Table;
+use mysql_common::constants::ColumnFlags;
+use sqlparser::ast;
+use std::cell::Cell;
+use std::sync::Arc;
+
+pub struct Planner<'a> {
+    pub storage: &'a Storage,
+    pub db: Option<&'a str>,
+    /// The statement text that was parsed (select-list items are named after it).
+    pub text: &'a str,
+    pub param_count: Cell<usize>,
+    /// Set when the plan reads data fixed at plan time (information_schema snapshots): such
+    /// plans must not be cached.
+    pub uncacheable: Cell<bool>,
+}
+
+/// Metadata flags of a table column, as column definitions report them.
+pub fn column_flags(table: &Table, col: usize) -> u16 {
+    let def = &table.def;
+    let c = &def.columns[col];
+    let mut f = ColumnMeta::for_type(&c.ty, c.nullable).flags;
+    let (pri, uni, mul) = def.is_key_column(col);
+    if pri {
+        f |= ColumnFlags::PRI_KEY_FLAG | ColumnFlags::PART_KEY_FLAG;
+    }
+    if uni {
+        f |= ColumnFlags::UNIQUE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG;
+    }
+    if mul {
+        f |= ColumnFlags::MULTIPLE_KEY_FLAG | ColumnFlags::PART_KEY_FLAG;
+    }
+    if c.auto_increment {
+        f |= ColumnFlags::AUTO_INCREMENT_FLAG;
+    }
+    if c.on_update_now {
+        f |= ColumnFlags::ON_UPDATE_NOW_FLAG;
+    }
+    if matches!(c.default, crate::storage::schema::ColumnDefault::None) && !c.auto_increment {
+        f |= ColumnFlags::NO_DEFAULT_VALUE_FLAG;
+    }
+    f.bits()
+}
+
+fn ident(i: &ast::Ident) -> String {
+    i.value.clone()
+}
+
+/// `[db.]name` of an object name.
+pub fn object_name(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .map(|p| {
+            p.as_ident()
+                .map(ident)
+                .ok_or_else(|| MyError::parse(&name.to_string(), 1))
+        })
+        .collect::<Result<_>>()?;
+    match parts.as_slice() {
+        [t] => Ok((None, t.clone())),
+        [d, t] => Ok((Some(d.clone()), t.clone())),
+        _ => Err(MyError::parse(&name.to_string(), 1)),
+    }
+}
+
+struct FromItem {
+    source: Source,
+    scope: ScopeSource,
+    /// FORCE/USE INDEX restriction.
+    allowed: Option<Vec<IndexRef>>,
+    /// ON condition AST (bound after all sources are known).
+    on_ast: Option<ast::Expr>,
+}
+
+impl<'a> Planner<'a> {
+    pub fn new(storage: &'a Storage, db: Option<&'a str>, text: &'a str) -> Planner<'a> {
+        Planner {
+            storage,
+            db,
+            text,
+            param_count: Cell::new(0),
+            uncacheable: Cell::new(false),
+        }
+    }
+
+    fn note_params(&self, b: &Binder) {
+        self.param_count
+            .set(self.param_count.get().max(b.param_count));
+    }
+
+    pub fn resolve_table(&self, name: &ast::ObjectName) -> Result<(String, Arc<Table>)> {
+        let (db, t) = object_name(name)?;
+        let db = match db.or_else(|| self.db.map(str::to_string)) {
+            Some(d) => d,
+            None => return Err(MyError::no_db()),
+        };
+        match self.storage.catalog.table(&db, &t) {
+            Some(table) => Ok((db, table)),
+            None => {
+                if self.storage.catalog.database(&db).is_none() {
+                    return Err(MyError::bad_db(&db));
+                }
+                Err(MyError::no_such_table(&db, &t))
+            }
+        }
+    }
+
+    fn table_scope(db: &str, alias: &str, table: &Table) -> ScopeSource {
+        ScopeSource {
+            alias: alias.to_string(),
+            db: db.to_string(),
+            table: table.name().to_string(),
+            columns: table
+                .def
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| ScopeCol {
+                    name: c.name.clone(),
+                    ty: c.ty.clone(),
+                    nullable: c.nullable,
+                    flags: column_flags(table, i),
+                })
+                .collect(),
+        }
+    }
+
+    fn from_factor(
+        &self,
+        f: &ast::TableFactor,
+        params: &[ParamInfo],
+        join: JoinKind,
+        on_ast: Option<ast::Expr>,
+    ) -> Result<FromItem> {
+        match f {
+            ast::TableFactor::Table {
+                name,
+                alias,
+                index_hints,
+                args,
+                partitions,
+                ..
+            } => {
+                if args.is_some() {
+                    return Err(MyError::not_supported("table functions"));
+                }
+                if !partitions.is_empty() {
+                    return Err(MyError::not_supported("PARTITION"));
+                }
+                let (db, table) = self.resolve_table(name)?;
+                let alias = alias
+                    .as_ref()
+                    .map(|a| ident(&a.name))
+                    .unwrap_or_else(|| table.name().to_string());
+                let mut allowed = None;
+                for h in index_hints {
+                    if matches!(h.hint_type, ast::TableIndexHintType::Ignore) {
+                        continue;
+                    }
+                    let mut list = Vec::new();
+                    for n in &h.index_names {
+                        let name = ident(n);
+                        if name.eq_ignore_ascii_case("PRIMARY") && table.def.primary.is_some() {
+                            list.push(IndexRef::Primary);
+                        } else if let Some(i) = table
+                            .indexes
+                            .iter()
+                            .position(|x| x.def.name.eq_ignore_ascii_case(&name))
+                        {
+                            list.push(IndexRef::Secondary(i));
+                        } else {
+                            return Err(MyError::new(
+                                code::ER_KEY_DOES_NOT_EXITS,
+                                format!("Key '{name}' doesn't exist in table '{}'", table.name()),
+                            ));
+                        }
+                    }
+                    allowed = Some(list);
+                }
+                let scope = Self::table_scope(&db, &alias, &table);
+                let width = table.def.columns.len();
+                Ok(FromItem {
+                    source: Source {
+                        kind: SourceKind::Table {
+                            table,
+                            access: Access::Scan { reverse: false },
+                        },
+                        alias,
+                        width,
+                        join,
+                        on: None,
+                        filter: None,
+                    },
+                    scope,
+                    allowed,
+                    on_ast,
+                })
+            }
+            ast::TableFactor::Derived {
+                subquery,
+                alias,
+                lateral,
+                ..
+            } => {
+                if *lateral {
+                    return Err(MyError::not_supported("LATERAL"));
+                }
+                let alias = alias.as_ref().map(|a| ident(&a.name)).ok_or_else(|| {
+                    MyError::new(
+                        code::ER_DERIVED_MUST_HAVE_ALIAS,
+                        "Every derived table must have its own alias",
+                    )
+                })?;
+                let plan = self.plan_query(subquery, params, None)?;
+                let columns = plan
+                    .columns
+                    .iter()
+                    .zip(&plan.types)
+                    .map(|(m, t)| ScopeCol {
+                        name: m.name.clone(),
+                        ty: t.clone(),
+                        nullable: !m.flags.contains(ColumnFlags::NOT_NULL_FLAG),
+                        flags: 0,
+                    })
+                    .collect::<Vec<_>>();
+                let width = columns.len();
+                Ok(FromItem {
+                    source: Source {
+                        kind: SourceKind::Derived(Box::new(plan)),
+                        alias: alias.clone(),
+                        width,
+                        join,
+                        on: None,
+                        filter: None,
+                    },
+                    scope: ScopeSource {
+                        alias,
+                        db: String::new(),
+                        table: String::new(),
+                        columns,
+                    },
+                    allowed: None,
+                    on_ast,
+                })
+            }
+            ast::TableFactor::NestedJoin { .. } => {
+                Err(MyError::not_supported("parenthesized joins"))
+            }
+            other => Err(MyError::not_supported(format!("FROM {other}"))),
+        }
+    }
+
+    fn from_clause(
+        &self,
+        from: &[ast::TableWithJoins],
+        params: &[ParamInfo],
+    ) -> Result<Vec<FromItem>> {
+        let mut items = Vec::new();
+        for twj in from {
+            items.push(self.from_factor(&twj.relation, params, JoinKind::Inner, None)?);
+            for j in &twj.joins {
+                use ast::JoinOperator as J;
+                let (kind, constraint) = match &j.join_operator {
+                    J::Inner(c) | J::Join(c) | J::StraightJoin(c) => (JoinKind::Inner, Some(c)),
+                    J::CrossJoin(c) => (JoinKind::Inner, Some(c)),
+                    J::LeftOuter(c) | J::Left(c) => (JoinKind::Left, Some(c)),
+                    J::RightOuter(_) | J::Right(_) => {
+                        return Err(MyError::not_supported("RIGHT JOIN"));
+                    }
+                    other => return Err(MyError::not_supported(format!("join {other:?}"))),
+                };
+                let on_ast = match constraint {
+                    Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
+                    Some(ast::JoinConstraint::Using(cols)) => {
+                        // a JOIN b USING (c) ≡ a JOIN b ON a.c = b.c (for the previous source)
+                        let right = match &j.relation {
+                            ast::TableFactor::Table { name, alias, .. } => {
+                                alias.as_ref().map(|a| ident(&a.name)).unwrap_or_else(|| {
+                                    object_name(name).map(|(_, t)| t).unwrap_or_default()
+                                })
+                            }
+                            _ => return Err(MyError::not_supported("USING with a derived table")),
+                        };
+                        let left = items
+                            .last()
+                            .map(|i: &FromItem| i.source.alias.clone())
+                            .unwrap_or_default();
+                        let mut cond: Option<ast::Expr> = None;
+                        for c in cols {
+                            let cname = c.to_string();
+                            let eq = ast::Expr::BinaryOp {
+                                left: Box::new(ast::Expr::CompoundIdentifier(vec![
+                                    ast::Ident::new(left.clone()),
+                                    ast::Ident::new(cname.clone()),
+                                ])),
+                                op: ast::BinaryOperator::Eq,
+                                right: Box::new(ast::Expr::CompoundIdentifier(vec![
+                                    ast::Ident::new(right.clone()),
+                                    ast::Ident::new(cname),
+                                ])),
+                            };
+                            cond = Some(match cond {
+                                None => eq,
+                                Some(p) => ast::Expr::BinaryOp {
+                                    left: Box::new(p),
+                                    op: ast::BinaryOperator::And,
+                                    right: Box::new(eq),
+                                },
+                            });
+                        }
+                        cond
+                    }
+                    Some(ast::JoinConstraint::Natural) => {
+                        return Err(MyError::not_supported("NATURAL JOIN"));
+                    }
+                    Some(ast::JoinConstraint::None) | None => None,
+                };
+                if kind == JoinKind::Left && on_ast.is_none() {
+                    return Err(MyError::parse("LEFT JOIN without ON", 1));
+                }
+                items.push(self.from_factor(&j.relation, params, kind, on_ast)?);
+            }
+        }
+        Ok(items)
+    }
+
+    /// Plan a query expression (SELECT, possibly with UNION, ORDER BY, LIMIT, locking).
+    pub fn plan_query(
+        &self,
+        q: &ast::Query,
+        params: &[ParamInfo],
+        _outer: Option<&Scope>,
+    ) -> Result<SelectPlan> {
+        if q.with.is_some() {
+            return Err(MyError::not_supported("WITH (common table expressions)"));
+        }
+        if q.fetch.is_some() {
+            return Err(MyError::not_supported("FETCH"));
+        }
+        let lock = match q.locks.first() {
+            None => None,
+            Some(l) => Some(LockClause {
+                mode: match l.lock_type {
+                    ast::LockType::Update => LockMode::Exclusive,
+                    ast::LockType::Share => LockMode::Shared,
+                },
+                nowait: matches!(l.nonblock, Some(ast::NonBlock::Nowait)),
+                skip_locked: matches!(l.nonblock, Some(ast::NonBlock::SkipLocked)),
+            }),
+        };
+        let (limit, offset) = self.limit_clause(q.limit_clause.as_ref(), params)?;
+        match q.body.as_ref() {
+            ast::SetExpr::Select(sel) => {
+                self.plan_block(sel, q.order_by.as_ref(), limit, offset, lock, params)
+            }
+            ast::SetExpr::Query(inner) => {
+                let mut p = self.plan_query(inner, params, None)?;
+                if q.order_by.is_some() || limit.is_some() {
+                    return Err(MyError::not_supported(
+                        "ORDER BY/LIMIT around a parenthesized query",
+                    ));
+                }
+                if lock.is_some() {
+                    p.lock = lock;
+                }
+                Ok(p)
+            }
+            ast::SetExpr::SetOperation {
+                left,
+                op,
+                set_quantifier,
+                right,
+            } => {
+                if *op != ast::SetOperator::Union {
+                    return Err(MyError::not_supported(format!("{op}")));
+                }
+                let all = matches!(set_quantifier, ast::SetQuantifier::All);
+                let mut first = self.plan_set_expr(left, params)?;
+                let second = self.plan_set_expr(right, params)?;
+                if first.columns.len() != second.columns.len() {
+                    return Err(MyError::new(
+                        code::ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
+                        "The used SELECT statements have a different number of columns",
+                    ));
+                }
+                first.unions.push((second, all));
+                if q.order_by.is_some() {
+                    return Err(MyError::not_supported("ORDER BY on a UNION"));
+                }
+                first.limit = limit;
+                first.offset = offset;
+                Ok(first)
+            }
+            ast::SetExpr::Values(_) => Err(MyError::not_supported("VALUES as a query")),
+            other => Err(MyError::not_supported(format!("{other}"))),
+        }
+    }
+
+    fn plan_set_expr(&self, e: &ast::SetExpr, params: &[ParamInfo]) -> Result<SelectPlan> {
+        match e {
+            ast::SetExpr::Select(sel) => self.plan_block(sel, None, None, None, None, params),
+            ast::SetExpr::Query(q) => self.plan_query(q, params, None),
+            ast::SetExpr::SetOperation { .. } => {
+                let q = ast::Query {
+                    with: None,
+                    body: Box::new(e.clone()),
+                    order_by: None,
+                    limit_clause: None,
+                    fetch: None,
+                    locks: vec![],
+                    for_clause: None,
+                    settings: None,
+                    format_clause: None,
+                    pipe_operators: vec![],
+                };
+                self.plan_query(&q, params, None)
+            }
+            other => Err(MyError::not_supported(format!("{other}"))),
+        }
+    }
+
+    fn limit_clause(
+        &self,
+        l: Option<&ast::LimitClause>,
+        params: &[ParamInfo],
+    ) -> Result<(Option<Expr>, Option<Expr>)> {
+        let scope = Scope::default();
+        let mut b = Binder::new(&scope, params);
+        b.context = "LIMIT";
+        let mut bind_count = |e: &ast::Expr| -> Result<Expr> {
+            let t = b.bind(e)?;
+            if t.expr.references_sources() {
+                return Err(MyError::parse(&e.to_string(), 1));
+            }
+            Ok(t.expr)
+        };
+        let r = match l {
+            None => (None, None),
+            Some(ast::LimitClause::LimitOffset {
+                limit,
+                offset,
+                limit_by,
+            }) => {
+                if !limit_by.is_empty() {
+                    return Err(MyError::not_supported("LIMIT BY"));
+                }
+                let lim = limit.as_ref().map(&mut bind_count).transpose()?;
+                let off = offset.as_ref().map(|o| bind_count(&o.value)).transpose()?;
+                (lim, off)
+            }
+            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+                (Some(bind_count(limit)?), Some(bind_count(offset)?))
+            }
+        };
+        self.note_params(&b);
+        Ok(r)
+    }
+
+    fn plan_block(
+        &self,
+        sel: &ast::Select,
+        order_by: Option<&ast::OrderBy>,
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+        lock: Option<LockClause>,
+        params: &[ParamInfo],
+    ) -> Result<SelectPlan> {
+        if sel.into.is_some() {
+            return Err(MyError::not_supported("SELECT … INTO"));
+        }
+        if !sel.lateral_views.is_empty() || sel.qualify.is_some() || !sel.named_window.is_empty() {
+            return Err(MyError::not_supported("this SELECT syntax"));
+        }
+        // Sources.
+        let mut items = self.from_clause(&sel.from, params)?;
+        let scope = Scope {
+            sources: items.iter().map(|i| i.scope.clone()).collect(),
+        };
+        let dual = items.is_empty();
+
+        // WHERE and ON.
+        let mut where_conj = Vec::new();
+        if let Some(w) = &sel.selection {
+            let mut b = Binder::new(&scope, params);
+            b.context = "where clause";
+            b.planner = Some(self);
+            let t = b.bind(w)?;
+            self.note_params(&b);
+            access::conjuncts(t.expr, &mut where_conj);
+        }
+        for (i, it) in items.iter_mut().enumerate() {
+            if let Some(on) = it.on_ast.take() {
+                let mut b = Binder::new(&scope, params);
+                b.context = "on clause";
+                b.planner = Some(self);
+                let t = b.bind(&on)?;
+                self.note_params(&b);
+                if let Some(m) = t.expr.max_source() {
+                    if m > i {
+                        return Err(MyError::bad_field(&on.to_string(), "on clause"));
+                    }
+                }
+                match it.source.join {
+                    JoinKind::Inner => access::conjuncts(t.expr, &mut where_conj),
+                    JoinKind::Left => it.source.on = Some(t.expr),
+                }
+            }
+        }
+
+        // Aggregation?
+        let group_exprs: Vec<ast::Expr> = match &sel.group_by {
+            ast::GroupByExpr::Expressions(exprs, mods) => {
+                if !mods.is_empty() {
+                    return Err(MyError::not_supported("GROUP BY modifiers"));
+                }
+                exprs.clone()
+            }
+            ast::GroupByExpr::All(_) => return Err(MyError::not_supported("GROUP BY ALL")),
+        };
+        let proj_has_agg = sel.projection.iter().any(|p| match p {
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                bind::contains_aggregate(e)
+            }
+            _ => false,
+        });
+        let having_has_agg = sel.having.as_ref().is_some_and(bind::contains_aggregate);
+        let order_has_agg = order_by.is_some_and(|o| match &o.kind {
+            ast::OrderByKind::Expressions(es) => {
+                es.iter().any(|e| bind::contains_aggregate(&e.expr))
+            }
+            _ => false,
+        });
+        let is_agg = !group_exprs.is_empty() || proj_has_agg || having_has_agg || order_has_agg;
+
+        // Item texts for naming.
+        let item_texts = select_item_texts(self.text, &sel.select_token.0.span);
+
+        let mut agg_ctx = None;
+        if is_agg {
+            let mut keys = Vec::new();
+            let mut kb = Binder::new(&scope, params);
+            kb.context = "group statement";
+            kb.planner = Some(self);
+            for g in &group_exprs {
+                // GROUP BY position or select alias.
+                let ge = self.resolve_group_item(g, sel)?;
+                keys.push(kb.bind(&ge)?);
+            }
+            self.note_params(&kb);
+            agg_ctx = Some(AggCtx {
+                inner: &scope,
+                group_ast: group_exprs.clone(),
+                keys,
+                aggs: Vec::new(),
+                agg_types: Vec::new(),
+            });
+        }
+        let agg_scope = Scope::default();
+        let mut b = if is_agg {
+            Binder::new(&agg_scope, params)
+        } else {
+            Binder::new(&scope, params)
+        };
+        b.agg = agg_ctx;
+        b.allow_agg = is_agg;
+        b.planner = Some(self);
+        b.forbid_literal_params = true;
+
+        // Select list.
+        let mut project = Vec::new();
+        let mut columns = Vec::new();
+        let mut types = Vec::new();
+        for (pi, item) in sel.projection.iter().enumerate() {
+            match item {
+                ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
+                    let only = match item {
+                        ast::SelectItem::QualifiedWildcard(
+                            ast::SelectItemQualifiedWildcardKind::ObjectName(n),
+                            _,
+                        ) => Some(object_name(n)?.1),
+                        ast::SelectItem::QualifiedWildcard(..) => {
+                            return Err(MyError::not_supported("this wildcard"));
+                        }
+                        _ => None,
+                    };
+                    if dual && only.is_none() {
+                        return Err(MyError::new(code::ER_NO_TABLES_USED, "No tables used"));
+                    }
+                    let mut matched = false;
+                    for (si, s) in scope.sources.iter().enumerate() {
+                        if only.as_ref().is_some_and(|o| *o != s.alias) {
+                            continue;
+                        }
+                        matched = true;
+                        for (ci, c) in s.columns.iter().enumerate() {
+                            let t = if is_agg {
+                                b.bind(&ast::Expr::CompoundIdentifier(vec![
+                                    ast::Ident::new(&s.alias),
+                                    ast::Ident::new(&c.name),
+                                ]))?
+                            } else {
+                                Typed {
+                                    expr: Expr::col(si, ci),
+                                    ty: c.ty.clone(),
+                                    nullable: c.nullable,
+                                }
+                            };
+                            columns.push(self.column_meta(&scope, si, ci, &c.name));
+                            types.push(t.ty);
+                            project.push(t.expr);
+                        }
+                    }
+                    if !matched {
+                        return Err(MyError::new(
+                            code::ER_BAD_TABLE_ERROR,
+                            format!("Unknown table '{}'", only.unwrap_or_default()),
+                        ));
+                    }
+                }
+                ast::SelectItem::ExprWithAliases { .. } => {
+                    return Err(MyError::not_supported("multiple aliases"));
+                }
+                ast::SelectItem::UnnamedExpr(e)
+                | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                    let alias = match item {
+                        ast::SelectItem::ExprWithAlias { alias, .. } => Some(ident(alias)),
+                        _ => None,
+                    };
+                    b.forbid_literal_params = alias.is_none();
+                    let t = b.bind(e)?;
+                    b.forbid_literal_params = true;
+                    let mut meta = match (&t.expr, e) {
+                        (
+                            Expr::Col { src, col },
+                            ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_),
+                        ) if !is_agg => {
+                            let written = match e {
+                                ast::Expr::Identifier(i) => i.value.clone(),
+                                ast::Expr::CompoundIdentifier(p) => {
+                                    p.last().map(|i| i.value.clone()).unwrap_or_default()
+                                }
+                                _ => String::new(),
+                            };
+                            self.column_meta(&scope, *src as usize, *col as usize, &written)
+                        }
+                        _ => {
+                            let name = match item_texts.as_ref().and_then(|t| t.get(pi)) {
+                                Some(text) => text.clone(),
+                                None => e.to_string(),
+                            };
+                            let mut m = ColumnMeta::expr(name, &t.ty, t.nullable);
+                            // A plain column through GROUP BY keeps its table metadata.
+                            if let (
+                                true,
+                                ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_),
+                            ) = (is_agg, e)
+                            {
+                                if let Ok((si, ci)) = resolve_ast_column(&scope, e) {
+                                    let written = m.name.clone();
+                                    m = self.column_meta(&scope, si, ci, &written);
+                                }
+                            }
+                            m
+                        }
+                    };
+                    if let Some(a) = &alias {
+                        meta.name = a.clone();
+                        b.aliases.push((a.clone(), t.clone()));
+                    }
+                    columns.push(meta);
+                    types.push(t.ty.clone());
+                    project.push(t.expr);
+                }
+            }
+        }
+        self.note_params(&b);
+        b.forbid_literal_params = false;
+
+        // HAVING.
+        let having = match &sel.having {
+            Some(h) => {
+                b.context = "having clause";
+                let t = b.bind(h)?;
+                Some(t.expr)
+            }
+            None => None,
+        };
+
+        // ORDER BY.
+        let mut order = Vec::new();
+        if let Some(ob) = order_by {
+            b.context = "order clause";
+            match &ob.kind {
+                ast::OrderByKind::Expressions(exprs) => {
+                    for o in exprs {
+                        let desc = o.options.sort == Some(ast::OrderBySort::Desc);
+                        // Positional: ORDER BY 2
+                        let t = match &o.expr {
+                            ast::Expr::Value(v) => match &v.value {
+                                ast::Value::Number(n, _) => {
+                                    let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
+                                    if pos == 0 || pos > project.len() {
+                                        return Err(MyError::bad_field(n, "order clause"));
+                                    }
+                                    Typed {
+                                        expr: project[pos - 1].clone(),
+                                        ty: types[pos - 1].clone(),
+                                        nullable: true,
+                                    }
+                                }
+                                _ => b.bind(&o.expr)?,
+                            },
+                            other => b.bind(other)?,
+                        };
+                        let coll = t.ty.collation();
+                        order.push(SortKey {
+                            expr: t.expr,
+                            desc,
+                            coll,
+                        });
+                    }
+                }
+                ast::OrderByKind::All(_) => return Err(MyError::not_supported("ORDER BY ALL")),
+            }
+        }
+        self.note_params(&b);
+        let agg = b.agg.take().map(|a| AggPlan {
+            keys: a
+                .keys
+                .into_iter()
+                .map(|k| (k.expr, k.ty.collation()))
+                .collect(),
+            aggs: a.aggs,
+        });
+
+        // Access paths and pushdown.
+        let mut final_filter = Vec::new();
+        let mut level_filters: Vec<Vec<Expr>> = (0..items.len()).map(|_| Vec::new()).collect();
+        for c in where_conj {
+            let lvl = c.max_source();
+            match lvl {
+                None => final_filter.push(c),
+                Some(l) => {
+                    // Conjuncts touching the inner side of a LEFT JOIN apply after it.
+                    let blocked = items.iter().enumerate().any(|(i, it)| {
+                        i <= l && it.source.join == JoinKind::Left && references(&c, i)
+                    });
+                    if blocked {
+                        final_filter.push(c)
+                    } else {
+                        level_filters[l].push(c)
+                    }
+                }
+            }
+        }
+        let mut uses_index = false;
+        for (i, it) in items.iter_mut().enumerate() {
+            if let SourceKind::Table { table, access } = &mut it.source.kind {
+                // Conjuncts usable for the access path: this level's, plus ON for LEFT JOIN.
+                let mut usable: Vec<&Expr> = level_filters[i].iter().collect();
+                let mut on_conj = Vec::new();
+                if let Some(on) = &it.source.on {
+                    access::conjuncts(on.clone(), &mut on_conj);
+                }
+                usable.extend(on_conj.iter());
+                *access = access::choose(table, i, &usable, it.allowed.as_deref());
+                uses_index |= matches!(access, Access::Index { .. });
+            }
+            it.source.filter = access::and_all(std::mem::take(&mut level_filters[i]));
+        }
+        let sources: Vec<Source> = items.into_iter().map(|i| i.source).collect();
+        let sources = if dual {
+            vec![Source {
+                kind: SourceKind::Dual,
+                alias: String::new(),
+                width: 0,
+                join: JoinKind::Inner,
+                on: None,
+                filter: None,
+            }]
+        } else {
+            sources
+        };
+
+        let mut plan = SelectPlan {
+            sources,
+            filter: access::and_all(final_filter),
+            agg,
+            having,
+            project,
+            order,
+            order_satisfied: false,
+            distinct: matches!(sel.distinct, Some(ast::Distinct::Distinct)),
+            limit,
+            offset,
+            lock,
+            columns,
+            types,
+            unions: Vec::new(),
+            uses_index,
+        };
+        if matches!(sel.distinct, Some(ast::Distinct::On(_))) {
+            return Err(MyError::not_supported("DISTINCT ON"));
+        }
+        order_by_index(&mut plan);
+        Ok(plan)
+    }
+
+    /// GROUP BY n → the n-th select item; GROUP BY alias → its expression.
+    fn resolve_group_item(&self, g: &ast::Expr, sel: &ast::Select) -> Result<ast::Expr> {
+        if let ast::Expr::Value(v) = g {
+            if let ast::Value::Number(n, _) = &v.value {
+                let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
+                return match sel.projection.get(pos.wrapping_sub(1)) {
+                    Some(ast::SelectItem::UnnamedExpr(e))
+                    | Some(ast::SelectItem::ExprWithAlias { expr: e, .. }) => Ok(e.clone()),
+                    _ => Err(MyError::bad_field(n, "group statement")),
+                };
+            }
+        }
+        if let ast::Expr::Identifier(id) = g {
+            for p in &sel.projection {
+                if let ast::SelectItem::ExprWithAlias { expr, alias } = p {
+                    if alias.value.eq_ignore_ascii_case(&id.value)
+                        && !bind::contains_aggregate(expr)
+                    {
+                        return Ok(expr.clone());
+                    }
+                }
+            }
+        }
+        Ok(g.clone())
+    }
+
+    fn column_meta(&self, scope: &Scope, si: usize, ci: usize, written: &str) -> ColumnMeta {
+        let s = &scope.sources[si];
+        let c = &s.columns[ci];
+        let mut m = ColumnMeta::for_type(&c.ty, c.nullable);
+        m.schema = s.db.clone();
+        m.table = s.alias.clone();
+        m.org_table = s.table.clone();
+        m.name = if written.is_empty() {
+            c.name.clone()
+        } else {
+            written.to_string()
+        };
+        m.org_name = c.name.clone();
+        if c.flags != 0 {
+            m.flags = ColumnFlags::from_bits_truncate(c.flags);
+        }
+        m
+    }
+}
+
+fn references(e: &Expr, src: usize) -> bool {
+    let mut r = false;
+    e.walk(&mut |x| {
+        if let Expr::Col { src: s, .. } = x {
+            if *s as usize == src {
+                r = true;
+            }
+        }
+    });
+    r
+}
+
+fn resolve_ast_column(scope: &Scope, e: &ast::Expr) -> Result<(usize, usize)> {
+    match e {
+        ast::Expr::Identifier(i) => scope.resolve(None, None, &i.value, "field list"),
+        ast::Expr::CompoundIdentifier(p) if p.len() == 2 => {
+            scope.resolve(None, Some(&p[0].value), &p[1].value, "field list")
+        }
+        _ => Err(MyError::internal("not a column")),
+    }
+}
+
+/// If the (single) table's access path can deliver rows in ORDER BY order, use it and skip
+/// the sort.
+fn order_by_index(plan: &mut SelectPlan) {
+    if plan.order.is_empty() || plan.sources.len() != 1 || plan.agg.is_some() || plan.distinct {
+        return;
+    }
+    let SourceKind::Table { table, access } = &mut plan.sources[0].kind else {
+        return;
+    };
+    let desc = plan.order[0].desc;
+    if plan.order.iter().any(|k| k.desc != desc) {
+        return;
+    }
+    let cols: Option<Vec<usize>> = plan
+        .order
+        .iter()
+        .map(|k| match k.expr {
+            Expr::Col { src: 0, col } => Some(col as usize),
+            _ => None,
+        })
+        .collect();
+    let Some(cols) = cols else { return };
+    let (index_cols, eq_prefix, ranges_ok): (Vec<usize>, usize, bool) = match access {
+        Access::Scan { .. } => match &table.def.primary {
+            Some(pk) => (pk.columns.iter().map(|c| c.col).collect(), 0, true),
+            None => return,
+        },
+        Access::Index { index, ranges, .. } => {
+            let def = match index {
+                IndexRef::Primary => match &table.def.primary {
+                    Some(p) => p,
+                    None => return,
+                },
+                IndexRef::Secondary(i) => &table.indexes[*i].def,
+            };
+            // With several ranges (IN lists, ORs) the union is in order only when the ranges
+            // differ in a column before the ordered ones; keep it simple: one range.
+            let eq = ranges.first().map(|r| r.prefix.len()).unwrap_or(0);
+            (
+                def.columns.iter().map(|c| c.col).collect(),
+                eq,
+                ranges.len() == 1,
+            )
+        }
+    };
+    if !ranges_ok {
+        return;
+    }
+    // ORDER BY columns must follow the index columns after the equality prefix (equality
+    // columns may also appear: they are constant).
+    let mut pos = eq_prefix;
+    for c in &cols {
+        if index_cols[..eq_prefix].contains(c) {
+            continue;
+        }
+        if index_cols.get(pos) == Some(c) {
+            pos += 1;
+        } else {
+            return;
+        }
+    }
+    // Strings under a collation are ordered by weight in the index, as ORDER BY does.
+    match access {
+        Access::Scan { reverse } | Access::Index { reverse, .. } => *reverse = desc,
+    }
+    plan.order_satisfied = true;
+}
+
+/// The source text of each select-list item of the SELECT whose keyword is at `span`
+/// (MySQL names expression columns after their text).
+fn select_item_texts(text: &str, span: &sqlparser::tokenizer::Span) -> Option<Vec<String>> {
+    use sqlparser::dialect::MySqlDialect;
+    use sqlparser::keywords::Keyword;
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let start = location_offset(text, span.end.line, span.end.column)?;
+    let rest = text.get(start..)?;
+    let dialect = MySqlDialect {};
+    let tokens = Tokenizer::new(&dialect, rest)
+        .tokenize_with_location()
+        .ok()?;
+    let mut items = Vec::new();
+    let mut depth = 0i32;
+    let mut cur_start: Option<usize> = None;
+    let mut cur_end = 0usize;
+    let mut first = true;
+    for t in &tokens {
+        let off = location_offset(rest, t.span.start.line, t.span.start.column);
+        let end = location_offset(rest, t.span.end.line, t.span.end.column);
+        match &t.token {
+            Token::Whitespace(_) => continue,
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 => {
+                items.push(rest.get(cur_start?..cur_end)?.trim().to_string());
+                cur_start = None;
+                continue;
+            }
+            Token::SemiColon if depth == 0 => break,
+            Token::Word(w) if depth == 0 => {
+                if first
+                    && matches!(
+                        w.keyword,
+                        Keyword::DISTINCT
+                            | Keyword::ALL
+                            | Keyword::DISTINCTROW
+                            | Keyword::SQL_CALC_FOUND_ROWS
+                            | Keyword::SQL_NO_CACHE
+                            | Keyword::STRAIGHT_JOIN
+                            | Keyword::HIGH_PRIORITY
+                            | Keyword::SQL_SMALL_RESULT
+                            | Keyword::SQL_BIG_RESULT
+                            | Keyword::SQL_BUFFER_RESULT
+                    )
+                    && cur_start.is_none()
+                {
+                    continue;
+                }
+                if w.quote_style.is_none()
+                    && matches!(
+                        w.keyword,
+                        Keyword::FROM
+                            | Keyword::WHERE
+                            | Keyword::GROUP
+                            | Keyword::HAVING
+                            | Keyword::ORDER
+                            | Keyword::LIMIT
+                            | Keyword::UNION
+                            | Keyword::INTO
+                            | Keyword::FOR
+                            | Keyword::LOCK
+                            | Keyword::WINDOW
+                    )
+                {
+                    break;
+                }
+            }
+            Token::EOF => break,
+            _ => {}
+        }
+        first = false;
+        if cur_start.is_none() {
+            cur_start = off;
+        }
+        if let Some(e) = end {
+            cur_end = e;
+        }
+    }
+    if let Some(s) = cur_start {
+        items.push(rest.get(s..cur_end)?.trim().to_string());
+    }
+    Some(items)
+}
+
+/// Byte offset of a 1-based (line, column-in-chars) location.
+fn location_offset(text: &str, line: u64, column: u64) -> Option<usize> {
+    let mut off = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i as u64 + 1 == line {
+            let mut chars = 1u64;
+            for (bi, _) in l.char_indices() {
+                if chars == column {
+                    return Some(off + bi);
+                }
+                chars += 1;
+            }
+            return Some(off + l.len());
+        }
+        off += l.len();
+    }
+    if line == 0 { None } else { Some(text.len()) }
+}
+
+impl SelectPlan {
+    /// An empty "result" shape for statements that produce a fixed rowset (SHOW …).
+    pub fn of_rows(
+        columns: Vec<ColumnMeta>,
+        types: Vec<SqlType>,
+        rows: Vec<super::value::Row>,
+    ) -> SelectPlan {
+        let width = columns.len();
+        SelectPlan {
+            sources: vec![Source {
+                kind: SourceKind::Rows(Arc::new(rows)),
+                alias: String::new(),
+                width,
+                join: JoinKind::Inner,
+                on: None,
+                filter: None,
+            }],
+            filter: None,
+            agg: None,
+            having: None,
+            project: (0..width).map(|c| Expr::col(0, c)).collect(),
+            order: Vec::new(),
+            order_satisfied: false,
+            distinct: false,
+            limit: None,
+            offset: None,
+            lock: None,
+            columns,
+            types,
+            unions: Vec::new(),
+            uses_index: false,
+        }
+    }
+}

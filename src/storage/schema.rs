@@ -1,0 +1,120 @@
+//! Table definitions: columns, indexes, table options. Immutable once built; DDL that changes
+//! a table builds a new definition (and a new table object).
+
+use crate::sql::types::{Charset, Collation, SqlType};
+use crate::sql::value::Value;
+
+#[derive(Clone, Debug)]
+pub enum ColumnDefault {
+    /// No DEFAULT clause on a NOT NULL column: inserting without a value is an error in
+    /// strict mode (1364 "Field 'x' doesn't have a default value").
+    None,
+    /// DEFAULT NULL (or a nullable column without a DEFAULT clause).
+    Null,
+    /// A constant, already converted to the column's type.
+    Value(Value),
+    /// DEFAULT CURRENT_TIMESTAMP[(fsp)] / NOW().
+    CurrentTimestamp(u8),
+}
+
+#[derive(Clone, Debug)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: SqlType,
+    pub nullable: bool,
+    pub default: ColumnDefault,
+    pub auto_increment: bool,
+    /// ON UPDATE CURRENT_TIMESTAMP.
+    pub on_update_now: bool,
+    pub comment: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexKind {
+    Primary,
+    Unique,
+    Index,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexColumn {
+    /// Position of the column in the table.
+    pub col: usize,
+    /// Key prefix length in characters (`KEY (c(10))`).
+    pub prefix: Option<u32>,
+    pub desc: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexDef {
+    pub name: String,
+    pub kind: IndexKind,
+    pub columns: Vec<IndexColumn>,
+    pub comment: String,
+}
+
+impl IndexDef {
+    pub fn is_unique(&self) -> bool {
+        matches!(self.kind, IndexKind::Primary | IndexKind::Unique)
+    }
+
+    pub fn covers_columns(&self, cols: &[usize]) -> bool {
+        self.columns.len() == cols.len() && self.columns.iter().zip(cols).all(|(a, b)| a.col == *b)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TableDef {
+    pub db: String,
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// The primary key; `None` means a hidden row id clusters the rows (as InnoDB's
+    /// GEN_CLUST_INDEX), invisible to SQL.
+    pub primary: Option<IndexDef>,
+    /// Secondary indexes, in creation order.
+    pub indexes: Vec<IndexDef>,
+    pub engine: String,
+    pub charset: Charset,
+    pub collation: Collation,
+    pub comment: String,
+    /// AUTO_INCREMENT=n table option (the first value handed out).
+    pub auto_increment_start: u64,
+}
+
+impl TableDef {
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+
+    /// All indexes including the primary key, primary first.
+    pub fn all_indexes(&self) -> impl Iterator<Item = &IndexDef> {
+        self.primary.iter().chain(self.indexes.iter())
+    }
+
+    pub fn index_by_name(&self, name: &str) -> Option<&IndexDef> {
+        self.all_indexes()
+            .find(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Is column `col` the first column of some index, or part of the primary key?
+    pub fn is_key_column(&self, col: usize) -> (bool, bool, bool) {
+        let pri = self
+            .primary
+            .as_ref()
+            .is_some_and(|p| p.columns.iter().any(|c| c.col == col));
+        let uni = self.indexes.iter().any(|i| {
+            i.kind == IndexKind::Unique && i.columns.len() == 1 && i.columns[0].col == col
+        });
+        let mul = self.indexes.iter().any(|i| {
+            i.columns.first().is_some_and(|c| c.col == col)
+                && !(i.kind == IndexKind::Unique && i.columns.len() == 1)
+        });
+        (pri, uni, mul)
+    }
+}
