@@ -39,13 +39,31 @@ pub struct SessionShared {
     pub host: String,
     pub db: Mutex<Option<String>>,
     pub command: Mutex<&'static str>,
-    pub info: Mutex<Option<String>>,
+    /// The statement being executed (SHOW PROCESSLIST's Info).
+    pub info: Mutex<Option<Arc<str>>>,
     pub state: Mutex<&'static str>,
-    /// When the current command started (for the Time column).
+    /// When the current command started, or the session went idle (the Time column,
+    /// and `wait_timeout`).
     pub command_start: Mutex<Instant>,
+    /// The session's `wait_timeout` in seconds (kept current by the session).
+    pub wait_timeout_s: AtomicU64,
     /// 0: not killed; 1: KILL QUERY; 2: KILL CONNECTION.
     pub killed: AtomicU8,
+    /// Woken (notify_waiters) by any KILL: interrupts lock waits and sleeps.
     pub kill_notify: tokio::sync::Notify,
+    /// Woken (notify_waiters) by KILL CONNECTION and idle timeouts: ends the read loop.
+    pub kill_conn_notify: tokio::sync::Notify,
+}
+
+impl SessionShared {
+    /// KILL [QUERY|CONNECTION] this session.
+    pub fn kill(&self, level: u8) {
+        self.killed.fetch_max(level, Ordering::Relaxed);
+        self.kill_notify.notify_waiters();
+        if level == KILL_CONNECTION {
+            self.kill_conn_notify.notify_waiters();
+        }
+    }
 }
 
 pub const KILL_QUERY: u8 = 1;
@@ -117,8 +135,10 @@ impl Server {
             info: Mutex::new(None),
             state: Mutex::new(""),
             command_start: Mutex::new(Instant::now()),
+            wait_timeout_s: AtomicU64::new(28_800),
             killed: AtomicU8::new(0),
             kill_notify: tokio::sync::Notify::new(),
+            kill_conn_notify: tokio::sync::Notify::new(),
         });
         self.sessions.lock().insert(id, s.clone());
         s
@@ -130,5 +150,32 @@ impl Server {
 
     pub fn session(&self, id: u32) -> Option<Arc<SessionShared>> {
         self.sessions.lock().get(&id).cloned()
+    }
+
+    /// Close sessions idle for longer than their `wait_timeout` (checked once a second by
+    /// [`Server::spawn_idle_reaper`] rather than by a timer per command read).
+    pub fn reap_idle(&self) {
+        let sessions: Vec<Arc<SessionShared>> = self.sessions.lock().values().cloned().collect();
+        for s in sessions {
+            let idle = *s.command.lock() == "Sleep";
+            let since = s.command_start.lock().elapsed().as_secs();
+            if idle && since >= s.wait_timeout_s.load(Ordering::Relaxed) {
+                s.kill(KILL_CONNECTION);
+            }
+        }
+    }
+
+    pub fn spawn_idle_reaper(self: &Arc<Self>) {
+        let server = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+            loop {
+                tick.tick().await;
+                match server.upgrade() {
+                    Some(s) => s.reap_idle(),
+                    None => return,
+                }
+            }
+        });
     }
 }

@@ -30,6 +30,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
+/// Appended to the version in the greeting (see `serve`).
+pub const HANDSHAKE_VERSION_MARKER: &str = "-maria-protocol";
+
 /// How long a client may take to log in (MySQL's `connect_timeout` default).
 const CONNECT_TIMEOUT_S: u64 = 10;
 
@@ -40,8 +43,12 @@ struct WireResponder<'a, W> {
     out: &'a mut W,
     caps: CapabilityFlags,
     binary: bool,
-    cols: Vec<ColumnMeta>,
-    types: Vec<SqlType>,
+    /// MARIADB_CLIENT_CACHE_METADATA negotiated.
+    cache_metadata: bool,
+    /// The client already has these columns' definitions (an unchanged prepared statement).
+    skip_metadata: bool,
+    cols: Arc<[ColumnMeta]>,
+    types: Arc<[SqlType]>,
     /// Rows sent in the current result set.
     rows: u64,
     io_failed: bool,
@@ -82,10 +89,15 @@ impl<W: AsyncWrite + Unpin> RowSink for WireResponder<'_, W> {
 }
 
 impl<W: AsyncWrite + Unpin> Responder for WireResponder<'_, W> {
-    fn begin_rows(&mut self, cols: &[ColumnMeta], types: &[SqlType]) -> Result<()> {
-        proto::write_result_header(self.w, self.caps, cols, StatusFlags::empty());
-        self.cols = cols.to_vec();
-        self.types = types.to_vec();
+    fn begin_rows(&mut self, cols: &Arc<[ColumnMeta]>, types: &Arc<[SqlType]>) -> Result<()> {
+        let meta = match (self.cache_metadata, self.skip_metadata) {
+            (false, _) => proto::Metadata::Plain,
+            (true, false) => proto::Metadata::Send,
+            (true, true) => proto::Metadata::Skip,
+        };
+        proto::write_result_header_meta(self.w, self.caps, meta, cols, StatusFlags::empty());
+        self.cols = cols.clone();
+        self.types = types.clone();
         self.rows = 0;
         Ok(())
     }
@@ -125,10 +137,16 @@ impl<W: AsyncWrite + Unpin> Responder for WireResponder<'_, W> {
 struct Stmt {
     /// Placeholder-numbered text, for re-planning after DDL.
     numbered: String,
+    /// The statement text as SHOW PROCESSLIST shows it during executions.
+    info: Arc<str>,
     kind: StatementKind,
     prepared: Arc<Prepared>,
     param_types: Vec<(ColumnType, bool)>,
     long_data: Vec<Option<Vec<u8>>>,
+    /// The plan whose column definitions the client last received for this statement (the
+    /// prepare response, or an execution): while unchanged they are not sent again
+    /// (MARIADB_CLIENT_CACHE_METADATA).
+    meta_sent: Option<usize>,
 }
 
 fn param_meta(n: usize) -> Vec<ColumnMeta> {
@@ -189,6 +207,7 @@ struct Conn<R, W> {
     writer: PacketWriter,
     out: W,
     caps: CapabilityFlags,
+    cache_metadata: bool,
     peer: PeerInfo,
     login: auth::Authenticated,
     stmts: HashMap<u32, Stmt>,
@@ -220,6 +239,7 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
         }
         let _ = std::fs::remove_file(&socket);
     }
+    server.spawn_idle_reaper();
     let unix = tokio::net::UnixListener::bind(&socket).map_err(|e| {
         format!(
             "Can't start server: Bind on unix socket '{}': {e}",
@@ -302,9 +322,13 @@ where
         crate::sql::types::Collation::from_name(&server.globals.get_string(vars::COLLATION_SERVER))
             .map(|c| c.id().min(255) as u8)
             .unwrap_or(45);
+    // libmariadb (the mariadb CLI, sysbench, mariadb-slap…) reads MariaDB's extended
+    // capabilities — and so caches prepared-statement metadata — only when the greeting's
+    // version carries MariaDB's marker. `@@version` and VERSION() stay unmarked. See the README.
+    let handshake_version = format!("{}{HANDSHAKE_VERSION_MARKER}", server.version);
     let greeting = Greeting {
         conn_id: shared.id,
-        server_version: &server.version,
+        server_version: &handshake_version,
         default_plugin,
         collation_id,
         status: StatusFlags::SERVER_STATUS_AUTOCOMMIT,
@@ -370,6 +394,7 @@ where
         writer,
         out,
         caps,
+        cache_metadata: login.ext_capabilities & proto::MARIADB_CLIENT_CACHE_METADATA != 0,
         peer,
         multi_statements: caps.contains(CapabilityFlags::CLIENT_MULTI_STATEMENTS),
         login,
@@ -391,14 +416,16 @@ where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send,
 {
-    fn responder(&mut self, binary: bool) -> WireResponder<'_, W> {
+    fn responder(&mut self, binary: bool, skip_metadata: bool) -> WireResponder<'_, W> {
         WireResponder {
             w: &mut self.writer,
             out: &mut self.out,
             caps: self.caps,
             binary,
-            cols: Vec::new(),
-            types: Vec::new(),
+            cache_metadata: self.cache_metadata,
+            skip_metadata,
+            cols: Arc::from(Vec::new()),
+            types: Arc::from(Vec::new()),
             rows: 0,
             io_failed: false,
         }
@@ -409,18 +436,23 @@ where
         let mut payload = Vec::with_capacity(1024);
         loop {
             self.reader.reset_seq();
-            let wait_timeout =
-                Duration::from_secs(ctx.vars.get_u64(vars::WAIT_TIMEOUT).clamp(1, 31_536_000));
             let shared = ctx.shared.clone();
+            let killed = shared.kill_conn_notify.notified();
+            tokio::pin!(killed);
+            killed.as_mut().enable();
+            if ctx.connection_killed() {
+                return false;
+            }
+            // Idle sessions past wait_timeout are closed by the server's reaper (a KILL
+            // CONNECTION), not by a timer per read.
             let read = tokio::select! {
-                r = tokio::time::timeout(wait_timeout, self.reader.read_into(&mut payload)) => r,
-                _ = shared.kill_notify.notified(), if ctx.connection_killed() => return false,
+                r = self.reader.read_into(&mut payload) => r,
+                _ = killed => return false,
             };
             match read {
-                Err(_) => return false, // wait_timeout
-                Ok(Ok(true)) => {}
-                Ok(Ok(false)) => return false,
-                Ok(Err(e)) => {
+                Ok(true) => {}
+                Ok(false) => return false,
+                Err(e) => {
                     if let Some(me) = e.to_my_error() {
                         self.writer.set_seq(self.reader.seq());
                         proto::write_my_error(&mut self.writer, self.caps, &me);
@@ -454,6 +486,7 @@ where
             let keep = self.dispatch(ctx, cmd, &payload).await;
             ctx.clear_kill_query();
             *ctx.shared.command.lock() = "Sleep";
+            *ctx.shared.command_start.lock() = std::time::Instant::now();
             *ctx.shared.info.lock() = None;
             *ctx.shared.state.lock() = "";
             let n = self.writer.buffered_len() as u64;
@@ -483,7 +516,7 @@ where
                     Some(p) => &text[..p],
                     None => &text,
                 };
-                *ctx.shared.info.lock() = Some(text.chars().take(65535).collect());
+                *ctx.shared.info.lock() = Some(Arc::from(text));
                 let pieces = if self.multi_statements {
                     lexer::split_statements(text, &ctx.lex_options())
                 } else {
@@ -502,7 +535,7 @@ where
                     let stmt = text.get(s..e).unwrap_or("");
                     ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
                     let more = i + 1 < n;
-                    let mut resp = self.responder(false);
+                    let mut resp = self.responder(false, false);
                     let r = ctx.run_text(stmt, &mut resp, more).await;
                     let io_failed = resp.io_failed;
                     if let Err(e) = r {
@@ -752,7 +785,7 @@ where
             None => &text,
         };
         ctx.diag.clear();
-        let max = ctx.vars.get_u64(vars::MAX_PREPARED_STMT_COUNT) as usize;
+        let max = ctx.server.globals.get_u64(vars::MAX_PREPARED_STMT_COUNT) as usize;
         if self.stmts.len() >= max {
             proto::write_my_error(
                 &mut self.writer,
@@ -776,7 +809,7 @@ where
             return;
         }
         let (numbered, n) = parse::number_placeholders(text.trim());
-        let kind = lexer::statement_kind(text);
+        let kind = lexer::statement_kind(text, &ctx.lex_options());
         let params = vec![crate::sql::bind::ParamInfo::Client; n];
         ctx.start_statement_clock();
         match ctx.plan_text(&numbered, &params, kind) {
@@ -797,14 +830,17 @@ where
                     proto::write_my_error(&mut self.writer, caps, &e);
                     return;
                 }
+                let prepared = Arc::new(p);
                 self.stmts.insert(
                     id,
                     Stmt {
+                        info: Arc::from(text.trim()),
                         numbered,
                         kind,
-                        prepared: Arc::new(p),
+                        prepared,
                         param_types: Vec::new(),
                         long_data: vec![None; param_count],
+                        meta_sent: None,
                     },
                 );
             }
@@ -851,12 +887,15 @@ where
             }
         }
         let prepared = stmt.prepared.clone();
-        *ctx.shared.info.lock() = Some(stmt.numbered.chars().take(65535).collect());
+        let ptr = Arc::as_ptr(&prepared) as usize;
+        let skip_metadata = prepared.is_select() && stmt.meta_sent == Some(ptr);
+        stmt.meta_sent = prepared.is_select().then_some(ptr);
+        *ctx.shared.info.lock() = Some(stmt.info.clone());
         ctx.diag.clear();
         ctx.start_statement_clock();
         ctx.subquery_cache.clear();
         ctx.last_insert_id_set_explicitly = false;
-        let mut resp = self.responder(true);
+        let mut resp = self.responder(true, skip_metadata);
         let r = ctx
             .execute_prepared(&prepared, &exec.params, &mut resp, false)
             .await;

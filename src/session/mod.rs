@@ -122,6 +122,10 @@ impl Ctx {
             Isolation::from_name(self.vars.isolation().name()).unwrap_or(Isolation::RepeatableRead);
         self.tx_read_only = self.vars.get_bool(vars::TRANSACTION_READ_ONLY);
         self.lock_wait_timeout_s = self.vars.get_u64(vars::INNODB_LOCK_WAIT_TIMEOUT);
+        self.shared.wait_timeout_s.store(
+            self.vars.get_u64(vars::WAIT_TIMEOUT),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let max = self.vars.get_u64(vars::MAX_ERROR_COUNT).min(65535) as u32;
         self.diag.max_kept = max;
     }

@@ -48,7 +48,7 @@ use std::time::Duration;
 
 /// Where a statement's response goes (the wire, in text or binary protocol).
 pub trait Responder: RowSink {
-    fn begin_rows(&mut self, cols: &[ColumnMeta], types: &[SqlType]) -> Result<()>;
+    fn begin_rows(&mut self, cols: &Arc<[ColumnMeta]>, types: &Arc<[SqlType]>) -> Result<()>;
     fn end_rows(&mut self, status: StatusFlags, warnings: u16) -> Result<()>;
     fn ok(
         &mut self,
@@ -173,8 +173,8 @@ impl Ctx {
         Ok(Prepared {
             planned,
             param_count: planner.param_count.get(),
-            columns,
-            types,
+            columns: columns.into(),
+            types: types.into(),
             catalog_version: version,
             kind,
         })
@@ -186,7 +186,7 @@ impl Ctx {
         text: &str,
         norm: &lexer::Normalized,
     ) -> Result<(Arc<Prepared>, Vec<Value>)> {
-        let kind = norm.kind.unwrap_or(StatementKind::Other);
+        let kind = norm.kind;
         let cacheable = matches!(
             kind,
             StatementKind::Select
@@ -339,6 +339,12 @@ impl Ctx {
                         .get_u64(crate::config::vars::LOCK_WAIT_TIMEOUT)
                         .clamp(1, 31_536_000),
                 );
+                let killed = shared.kill_notify.notified();
+                tokio::pin!(killed);
+                killed.as_mut().enable();
+                if self.is_killed() {
+                    return Err(MyError::query_interrupted());
+                }
                 tokio::select! {
                     g = tokio::time::timeout(lock_wait, table.mdl.clone().read_owned()) => match g {
                         Ok(g) => {
@@ -351,7 +357,7 @@ impl Ctx {
                         }
                         Err(_) => Err(MyError::new(code::ER_LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction")),
                     },
-                    _ = shared.kill_notify.notified() => Err(MyError::query_interrupted()),
+                    _ = killed => Err(MyError::query_interrupted()),
                 }
             }
             Wait::Lock { slot, waiter, mode } => {
@@ -373,9 +379,16 @@ impl Ctx {
                     return Err(deadlock());
                 }
                 let shared = self.shared.clone();
-                let outcome = tokio::select! {
-                    r = tokio::time::timeout(timeout, waiter.wait()) => r.is_ok(),
-                    _ = shared.kill_notify.notified() => false,
+                let killed = shared.kill_notify.notified();
+                tokio::pin!(killed);
+                killed.as_mut().enable();
+                let outcome = if self.is_killed() {
+                    false
+                } else {
+                    tokio::select! {
+                        r = tokio::time::timeout(timeout, waiter.wait()) => r.is_ok(),
+                        _ = killed => false,
+                    }
                 };
                 storage.waits.stop_waiting(me);
                 if outcome || slot.state.lock().lock.cancel(&waiter) {
@@ -729,7 +742,7 @@ impl Ctx {
                 types,
                 rows,
             } => {
-                resp.begin_rows(&columns, &types)?;
+                resp.begin_rows(&columns.into(), &types.into())?;
                 for r in &rows {
                     resp.row(r)?;
                 }
@@ -890,7 +903,7 @@ impl Ctx {
             let (near, line) = e.near_text(text);
             MyError::parse(&near, line)
         })?;
-        let kind = norm.kind.unwrap_or(StatementKind::Other);
+        let kind = norm.kind;
         // Diagnostics statements read the previous statement's diagnostics area.
         let keeps_diag = kind == StatementKind::Show && {
             let up = text.to_ascii_uppercase();

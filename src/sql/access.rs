@@ -8,7 +8,7 @@
 //!
 //! Each index is scored by how much of it those predicates pin down: an equality on every
 //! column of a unique index is one row; otherwise each equality column divides the estimate
-//! by 10 and a range by 4 (crude statistics, enough to prefer the obvious index; the planner
+//! by 1,000 and each range keeps a twentieth (crude statistics, enough to prefer the obvious index; the planner
 //! issue will bring real ones). The cheapest wins; a full scan costs the table's row count.
 //!
 //! Index ranges are a *superset* filter: every conjunct is still checked on the rows read, so
@@ -263,6 +263,7 @@ fn candidate(index: IndexRef, def: &IndexDef, preds: &[ColPreds], rows: f64) -> 
         eq_cols += 1;
         pos += 1;
     }
+    let n_prefixes = prefixes.len().max(1);
     // A range on the next column.
     let mut ranges = Vec::new();
     let mut has_range = false;
@@ -306,14 +307,22 @@ fn candidate(index: IndexRef, def: &IndexDef, preds: &[ColPreds], rows: f64) -> 
             .collect();
     }
     let unique_point = def.is_unique() && eq_cols == def.columns.len() && !has_range;
+    // Without statistics: an equality on an index prefix is assumed to match about one row in
+    // a thousand (at least one), a range about one row in twenty; good enough to prefer the
+    // obvious index (real statistics arrive with the planner work).
     let mut cost = if unique_point {
         points as f64
     } else {
-        let mut c = rows.max(1.0) * 0.1f64.powi(eq_cols as i32) * points as f64;
+        let per_point = if eq_cols > 0 {
+            (rows * 0.001f64.powi(eq_cols as i32)).max(1.0)
+        } else {
+            rows.max(1.0)
+        };
+        let mut c = per_point * points as f64;
         if has_range {
-            c *= 0.25;
+            c *= 0.05 * ranges.len().max(1) as f64 / n_prefixes as f64;
         }
-        c.max(points as f64 * 2.0)
+        c.max(points as f64) + 1.0
     };
     // Prefer the clustered index on ties (no difference in Quire's reads, but stable plans).
     if index != IndexRef::Primary {

@@ -326,8 +326,24 @@ impl<'a> P<'a> {
             }
             return Ok(("\u{0}current".into(), String::new()));
         }
-        let user = self.ident()?;
-        // The tokenizer may glue `@'host'` or `@host` into one word.
+        // sqlparser's MySQL tokenizer glues `@` into unquoted words: `u@host`, `u@` + `'host'`.
+        let (user, glued) = match self.next() {
+            Token::Word(w) if w.quote_style.is_none() && w.value.contains('@') => {
+                let (u, h) = w.value.split_once('@').unwrap_or((&w.value, ""));
+                (u.to_string(), Some(h.to_string()))
+            }
+            Token::Word(w) => (w.value, None),
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => (s, None),
+            _ => {
+                self.pos = self.pos.saturating_sub(1);
+                return Err(self.error());
+            }
+        };
+        match glued {
+            Some(h) if !h.is_empty() => return Ok((user, h)),
+            Some(_) => return Ok((user, self.ident()?)),
+            None => {}
+        }
         if let Token::Word(w) = self.peek().clone() {
             if w.quote_style.is_none() {
                 if let Some(h) = w.value.strip_prefix('@') {

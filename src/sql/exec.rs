@@ -221,6 +221,39 @@ fn key_value(v: Value, ty: &SqlType) -> KeyVal {
 
 type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
 
+/// A full-key equality on the primary key: one `get` instead of a range scan.
+fn exact_primary_key(
+    table: &Table,
+    index: IndexRef,
+    ranges: &[KeyRange],
+    tuple: &[Row],
+    cx: &mut ExecCx,
+) -> Result<Option<Option<Vec<u8>>>> {
+    let (IndexRef::Primary, [r]) = (index, ranges) else {
+        return Ok(None);
+    };
+    let Some(pk) = &table.def.primary else {
+        return Ok(None);
+    };
+    if r.lo.is_some()
+        || r.hi.is_some()
+        || r.prefix.len() != pk.columns.len()
+        || pk.columns.iter().any(|c| c.prefix.is_some())
+    {
+        return Ok(None);
+    }
+    let mut key = Vec::with_capacity(16);
+    for (i, e) in r.prefix.iter().enumerate() {
+        let ty = &table.def.columns[pk.columns[i].col].ty;
+        match key_value(cx.eval(e, tuple)?, ty) {
+            KeyVal::Exact(v) => keycode::encode(&v, ty, &mut key),
+            KeyVal::Inexact(_) | KeyVal::Null => return Ok(Some(None)),
+            KeyVal::Unusable => return Ok(None),
+        }
+    }
+    Ok(Some(Some(key)))
+}
+
 fn successor(k: &[u8]) -> Bound<Vec<u8>> {
     match keycode::prefix_successor(k) {
         Some(s) => Bound::Excluded(s),

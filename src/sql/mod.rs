@@ -27,16 +27,20 @@ pub mod collation;
 pub mod compare;
 pub mod convert;
 pub mod ddl;
+pub mod digest;
 pub mod dml;
 pub mod exec;
 pub mod expr;
 pub mod func;
+pub mod keywords;
 pub mod lexer;
+pub mod normalize;
 pub mod parse;
 pub mod plan;
 pub mod plan_dml;
 pub mod planner;
 pub mod show;
+pub mod temporal;
 pub mod types;
 pub mod utility;
 pub mod value;
@@ -64,8 +68,9 @@ pub enum Planned {
 pub struct Prepared {
     pub planned: Planned,
     pub param_count: usize,
-    pub columns: Vec<ColumnMeta>,
-    pub types: Vec<SqlType>,
+    /// Result columns (shared: the wire layer keeps a reference per execution).
+    pub columns: std::sync::Arc<[ColumnMeta]>,
+    pub types: std::sync::Arc<[SqlType]>,
     pub catalog_version: u64,
     pub kind: lexer::StatementKind,
 }

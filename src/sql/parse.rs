@@ -11,9 +11,8 @@ use super::Statement;
 use super::admin;
 use crate::error::{MyError, Result};
 use sqlparser::dialect::MySqlDialect;
-use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, Tokenizer};
+use sqlparser::tokenizer::Token;
 
 /// Bound on parser recursion (deeply nested expressions from a client must not overflow the
 /// stack).
@@ -22,7 +21,12 @@ pub const PARSE_DEPTH_MAX: usize = 200;
 /// Replace each `?` placeholder (outside strings and comments) with `?1`, `?2`, … so that the
 /// planner knows each one's position. Returns the text and the number of placeholders.
 pub fn number_placeholders(text: &str) -> (String, usize) {
-    let positions = super::lexer::placeholder_positions(text);
+    let opts = super::lexer::LexOptions::default();
+    let positions: Vec<usize> = super::lexer::tokens(text, &opts)
+        .filter_map(|t| t.ok())
+        .filter(|t| matches!(t.kind, super::lexer::TokenKind::Param))
+        .map(|t| t.start)
+        .collect();
     if positions.is_empty() {
         return (text.to_string(), 0);
     }
@@ -54,49 +58,44 @@ fn offset_of(text: &str, line: u64, col: u64) -> usize {
     text.len()
 }
 
-/// MySQL spellings sqlparser does not accept, rewritten in place.
+/// MySQL spellings sqlparser does not accept, rewritten in place (one pass over the
+/// lexer's tokens, which carry byte spans).
 fn rewrite(text: &str) -> String {
-    let dialect = MySqlDialect {};
-    let Ok(tokens) = Tokenizer::new(&dialect, text).tokenize_with_location() else {
-        return text.to_string();
+    use super::lexer::{LexOptions, TokenKind, tokens};
+    let upper_has = |w: &str| {
+        text.as_bytes()
+            .windows(w.len())
+            .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
     };
-    let words: Vec<(usize, usize, &Token)> = tokens
-        .iter()
-        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
-        .map(|t| {
-            (
-                offset_of(text, t.span.start.line, t.span.start.column),
-                offset_of(text, t.span.end.line, t.span.end.column),
-                &t.token,
-            )
+    if !(upper_has("LOCK") || text.contains(":=") || upper_has("MOD")) {
+        return text.to_string();
+    }
+    let opts = LexOptions::default();
+    let toks: Vec<super::lexer::Token> = tokens(text, &opts).filter_map(|t| t.ok()).collect();
+    let word = |i: usize, w: &str| {
+        toks.get(i).is_some_and(|t| {
+            matches!(t.kind, TokenKind::Keyword(_) | TokenKind::Ident)
+                && t.text(text).eq_ignore_ascii_case(w)
         })
-        .collect();
-    let kw = |i: usize, k: Keyword| matches!(words.get(i), Some((_, _, Token::Word(w))) if w.keyword == k && w.quote_style.is_none());
-    let is_set = kw(0, Keyword::SET);
+    };
+    let is_set = word(0, "SET");
     let mut edits: Vec<(usize, usize, &str)> = Vec::new();
-    for i in 0..words.len() {
-        if kw(i, Keyword::LOCK)
-            && kw(i + 1, Keyword::IN)
-            && kw(i + 2, Keyword::SHARE)
-            && kw(i + 3, Keyword::MODE)
-        {
-            edits.push((words[i].0, words[i + 3].1, "FOR SHARE"));
+    for i in 0..toks.len() {
+        if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {
+            edits.push((toks[i].start, toks[i + 3].end, "FOR SHARE"));
         }
-        if is_set && matches!(words[i].2, Token::Assignment) {
-            edits.push((words[i].0, words[i].1, "="));
+        if is_set && toks[i].is_op(text, ":=") {
+            edits.push((toks[i].start, toks[i].end, "="));
         }
-        if i > 0 && kw(i, Keyword::MOD) && !matches!(words.get(i + 1), Some((_, _, Token::LParen)))
-        {
-            let prev_is_operand = matches!(
-                words[i - 1].2,
-                Token::Word(_)
-                    | Token::Number(..)
-                    | Token::RParen
-                    | Token::SingleQuotedString(_)
-                    | Token::Placeholder(_)
-            );
-            if prev_is_operand {
-                edits.push((words[i].0, words[i].1, "%"));
+        if i > 0 && word(i, "MOD") && !toks.get(i + 1).is_some_and(|t| t.is_op(text, "(")) {
+            let prev = &toks[i - 1];
+            let operand = match prev.kind {
+                TokenKind::Op => prev.text(text) == ")",
+                TokenKind::Keyword(_) => false,
+                _ => true,
+            };
+            if operand {
+                edits.push((toks[i].start, toks[i].end, "%"));
             }
         }
     }

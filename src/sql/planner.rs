@@ -669,9 +669,23 @@ impl<'a> Planner<'a> {
                             self.column_meta(&scope, *src as usize, *col as usize, &written)
                         }
                         _ => {
-                            let name = match item_texts.as_ref().and_then(|t| t.get(pi)) {
-                                Some(text) => text.clone(),
-                                None => e.to_string(),
+                            let name = match (e, item_texts.as_ref().and_then(|t| t.get(pi))) {
+                                // MySQL names a string literal column by its value.
+                                (ast::Expr::Value(v), _)
+                                    if matches!(
+                                        v.value,
+                                        ast::Value::SingleQuotedString(_)
+                                            | ast::Value::DoubleQuotedString(_)
+                                    ) =>
+                                {
+                                    match &v.value {
+                                        ast::Value::SingleQuotedString(s)
+                                        | ast::Value::DoubleQuotedString(s) => s.clone(),
+                                        _ => String::new(),
+                                    }
+                                }
+                                (_, Some(text)) => text.clone(),
+                                (_, None) => e.to_string(),
                             };
                             let mut m = ColumnMeta::expr(name, &t.ty, t.nullable);
                             // A plain column through GROUP BY keeps its table metadata.
@@ -970,84 +984,61 @@ fn order_by_index(plan: &mut SelectPlan) {
 /// The source text of each select-list item of the SELECT whose keyword is at `span`
 /// (MySQL names expression columns after their text).
 fn select_item_texts(text: &str, span: &sqlparser::tokenizer::Span) -> Option<Vec<String>> {
-    use sqlparser::dialect::MySqlDialect;
-    use sqlparser::keywords::Keyword;
-    use sqlparser::tokenizer::{Token, Tokenizer};
+    use super::lexer::{LexOptions, TokenKind, tokens};
     let start = location_offset(text, span.end.line, span.end.column)?;
     let rest = text.get(start..)?;
-    let dialect = MySqlDialect {};
-    let tokens = Tokenizer::new(&dialect, rest)
-        .tokenize_with_location()
-        .ok()?;
     let mut items = Vec::new();
     let mut depth = 0i32;
-    let mut cur_start: Option<usize> = None;
-    let mut cur_end = 0usize;
+    let mut cur: Option<(usize, usize)> = None;
     let mut first = true;
-    for t in &tokens {
-        let off = location_offset(rest, t.span.start.line, t.span.start.column);
-        let end = location_offset(rest, t.span.end.line, t.span.end.column);
-        match &t.token {
-            Token::Whitespace(_) => continue,
-            Token::LParen => depth += 1,
-            Token::RParen => depth -= 1,
-            Token::Comma if depth == 0 => {
-                items.push(rest.get(cur_start?..cur_end)?.trim().to_string());
-                cur_start = None;
+    const MODIFIERS: [&str; 10] = [
+        "DISTINCT",
+        "ALL",
+        "DISTINCTROW",
+        "SQL_CALC_FOUND_ROWS",
+        "SQL_NO_CACHE",
+        "STRAIGHT_JOIN",
+        "HIGH_PRIORITY",
+        "SQL_SMALL_RESULT",
+        "SQL_BIG_RESULT",
+        "SQL_BUFFER_RESULT",
+    ];
+    const ENDS: [&str; 11] = [
+        "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTO", "FOR", "LOCK",
+        "WINDOW",
+    ];
+    for t in tokens(rest, &LexOptions::default()) {
+        let t = t.ok()?;
+        let word = t.text(rest);
+        match t.kind {
+            TokenKind::Op if word == "(" => depth += 1,
+            TokenKind::Op if word == ")" => depth -= 1,
+            TokenKind::Op if word == "," && depth == 0 => {
+                let (s, e) = cur?;
+                items.push(rest.get(s..e)?.trim().to_string());
+                cur = None;
                 continue;
             }
-            Token::SemiColon if depth == 0 => break,
-            Token::Word(w) if depth == 0 => {
-                if first
-                    && matches!(
-                        w.keyword,
-                        Keyword::DISTINCT
-                            | Keyword::ALL
-                            | Keyword::DISTINCTROW
-                            | Keyword::SQL_CALC_FOUND_ROWS
-                            | Keyword::SQL_NO_CACHE
-                            | Keyword::STRAIGHT_JOIN
-                            | Keyword::HIGH_PRIORITY
-                            | Keyword::SQL_SMALL_RESULT
-                            | Keyword::SQL_BIG_RESULT
-                            | Keyword::SQL_BUFFER_RESULT
-                    )
-                    && cur_start.is_none()
+            TokenKind::Op if word == ";" && depth == 0 => break,
+            TokenKind::Keyword(_) | TokenKind::Ident if depth == 0 => {
+                if first && cur.is_none() && MODIFIERS.iter().any(|m| m.eq_ignore_ascii_case(word))
                 {
                     continue;
                 }
-                if w.quote_style.is_none()
-                    && matches!(
-                        w.keyword,
-                        Keyword::FROM
-                            | Keyword::WHERE
-                            | Keyword::GROUP
-                            | Keyword::HAVING
-                            | Keyword::ORDER
-                            | Keyword::LIMIT
-                            | Keyword::UNION
-                            | Keyword::INTO
-                            | Keyword::FOR
-                            | Keyword::LOCK
-                            | Keyword::WINDOW
-                    )
-                {
+                if ENDS.iter().any(|m| m.eq_ignore_ascii_case(word)) {
                     break;
                 }
             }
-            Token::EOF => break,
             _ => {}
         }
         first = false;
-        if cur_start.is_none() {
-            cur_start = off;
-        }
-        if let Some(e) = end {
-            cur_end = e;
-        }
+        cur = Some(match cur {
+            None => (t.start, t.end),
+            Some((s, _)) => (s, t.end),
+        });
     }
-    if let Some(s) = cur_start {
-        items.push(rest.get(s..cur_end)?.trim().to_string());
+    if let Some((s, e)) = cur {
+        items.push(rest.get(s..e)?.trim().to_string());
     }
     Some(items)
 }

@@ -322,10 +322,11 @@ pub fn processlist_rows(ctx: &Ctx, full: bool) -> Vec<Vec<Value>> {
         .into_iter()
         .map(|s| {
             let info = s.info.lock().clone().map(|i| {
+                let i: &str = &i;
                 if full {
-                    i
+                    i.to_string()
                 } else {
-                    i.chars().take(100).collect()
+                    i.chars().take(100).collect::<String>()
                 }
             });
             vec![

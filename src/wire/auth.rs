@@ -489,6 +489,9 @@ pub struct Authenticated {
     pub db: Option<String>,
     /// Negotiated capabilities: client ∧ server.
     pub capabilities: CapabilityFlags,
+    /// Negotiated MariaDB extended capabilities (see
+    /// [`SERVER_EXT_CAPABILITIES`](super::proto::SERVER_EXT_CAPABILITIES)).
+    pub ext_capabilities: u32,
     pub collation_id: u16,
     /// The client's own packet limit (informational).
     pub max_packet: u32,
@@ -631,6 +634,7 @@ where
         client_host: peer.host(),
         db: resp.database,
         capabilities: caps,
+        ext_capabilities: resp.ext_capabilities & super::proto::SERVER_EXT_CAPABILITIES,
         collation_id: resp.collation_id as u16,
         max_packet: resp.max_packet,
         attrs: resp.attrs,
@@ -699,6 +703,7 @@ where
         client_host: peer.host(),
         db: req.database,
         capabilities: caps,
+        ext_capabilities: current.ext_capabilities,
         collation_id: req.collation_id.unwrap_or(current.collation_id),
         max_packet: current.max_packet,
         attrs: req.attrs,

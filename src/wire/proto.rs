@@ -20,11 +20,10 @@ use crate::sql::value::Value;
 use mysql_common::constants::{CapabilityFlags, StatusFlags};
 
 /// What Quire advertises in the handshake (see the module doc of [`super`] for why each
-/// flag is on or off). `CLIENT_LONG_PASSWORD` doubles as MariaDB's `CLIENT_MYSQL` bit:
-/// with it set, MariaDB clients treat Quire as MySQL and never use MariaDB's extended
-/// capabilities (the reserved handshake bytes stay zero).
-pub const SERVER_CAPABILITIES: CapabilityFlags = CapabilityFlags::CLIENT_LONG_PASSWORD
-    .union(CapabilityFlags::CLIENT_FOUND_ROWS)
+/// flag is on or off). `CLIENT_LONG_PASSWORD` (bit 0) is left clear: it doubles as MariaDB's
+/// `CLIENT_MYSQL` bit, and with it clear MariaDB clients read the extended capabilities in
+/// the greeting's reserved bytes ([`SERVER_EXT_CAPABILITIES`]). MySQL clients ignore bit 0.
+pub const SERVER_CAPABILITIES: CapabilityFlags = CapabilityFlags::CLIENT_FOUND_ROWS
     .union(CapabilityFlags::CLIENT_LONG_FLAG)
     .union(CapabilityFlags::CLIENT_CONNECT_WITH_DB)
     .union(CapabilityFlags::CLIENT_NO_SCHEMA)
@@ -42,6 +41,16 @@ pub const SERVER_CAPABILITIES: CapabilityFlags = CapabilityFlags::CLIENT_LONG_PA
     .union(CapabilityFlags::CLIENT_CONNECT_ATTRS)
     .union(CapabilityFlags::CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA)
     .union(CapabilityFlags::CLIENT_DEPRECATE_EOF);
+
+/// MariaDB's extended capabilities (bits 32–63 of the capability set, sent in the last four
+/// reserved bytes of the greeting and of the handshake response). Quire offers one:
+/// `MARIADB_CLIENT_CACHE_METADATA`, with which a result set's column count is followed by a
+/// "metadata follows" byte and an unchanged prepared statement's column definitions are not
+/// sent again on every execution (they are most of a point select's response, and parsing
+/// them is most of the client's work).
+pub const SERVER_EXT_CAPABILITIES: u32 = MARIADB_CLIENT_CACHE_METADATA;
+/// `MARIADB_CLIENT_CACHE_METADATA` (1 << 36), as an extended-capability bit.
+pub const MARIADB_CLIENT_CACHE_METADATA: u32 = 1 << 4;
 
 /// Bytes of the authentication nonce ("scramble") in the handshake.
 pub const NONCE_BYTES: usize = 20;
@@ -62,8 +71,8 @@ pub const NULL_MARKER: u8 = 0xFB;
 ///
 /// ```text
 /// 0x0a | server_version NUL | conn_id u32 | nonce[0..8] | 0x00 | caps low u16 |
-/// collation u8 | status u16 | caps high u16 | 21 (nonce len + NUL) | 10 × 0x00 |
-/// nonce[8..20] 0x00 | auth_plugin NUL
+/// collation u8 | status u16 | caps high u16 | 21 (nonce len + NUL) | 6 × 0x00 |
+/// MariaDB extended caps u32 | nonce[8..20] 0x00 | auth_plugin NUL
 /// ```
 pub fn write_handshake_v10(
     w: &mut PacketWriter,
@@ -86,7 +95,8 @@ pub fn write_handshake_v10(
     w.put_u16_le(status.bits());
     w.put_u16_le((caps >> 16) as u16);
     w.put_u8(NONCE_BYTES as u8 + 1);
-    w.put_bytes(&[0; 10]);
+    w.put_bytes(&[0; 6]);
+    w.put_u32_le(SERVER_EXT_CAPABILITIES);
     w.put_bytes(&nonce[8..]);
     w.put_u8(0);
     w.put_nul_str(auth_plugin.as_bytes());
@@ -110,6 +120,9 @@ pub struct HandshakeResponse {
     /// Connection attributes (`_client_name`, `_os`, …), in the order sent (at most
     /// [`CONNECT_ATTRS_MAX`]).
     pub attrs: Vec<(String, String)>,
+    /// MariaDB extended capabilities the client sent (the last 4 filler bytes; 0 from
+    /// MySQL clients).
+    pub ext_capabilities: u32,
 }
 
 fn lossy(b: &[u8]) -> String {
@@ -136,7 +149,8 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<HandshakeResponse, Pro
     }
     let max_packet = c.u32()?;
     let collation_id = c.u8()?;
-    c.skip(23)?;
+    c.skip(19)?;
+    let ext_capabilities = c.u32()?;
     if c.is_empty() && caps.contains(C::CLIENT_SSL) {
         return Err(ProtoError::SslRequested);
     }
@@ -175,6 +189,7 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<HandshakeResponse, Pro
         database,
         auth_plugin,
         attrs,
+        ext_capabilities,
     })
 }
 
@@ -408,9 +423,42 @@ pub fn write_result_header(
     cols: &[ColumnMeta],
     status: StatusFlags,
 ) {
-    write_column_count(w, cols.len() as u64);
-    for col in cols {
-        write_column_def(w, col);
+    write_result_header_meta(w, caps, Metadata::Plain, cols, status)
+}
+
+/// Whether a result set's column count carries MariaDB's "metadata follows" byte, and its
+/// value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metadata {
+    /// No MARIADB_CLIENT_CACHE_METADATA: count, then the definitions.
+    Plain,
+    /// Negotiated, and the definitions follow (marker 1).
+    Send,
+    /// Negotiated, and the client already has them (marker 0): count, then straight to the
+    /// (EOF and) rows.
+    Skip,
+}
+
+/// [`write_result_header`] with MariaDB's metadata marker.
+pub fn write_result_header_meta(
+    w: &mut PacketWriter,
+    caps: CapabilityFlags,
+    meta: Metadata,
+    cols: &[ColumnMeta],
+    status: StatusFlags,
+) {
+    w.begin();
+    w.put_lenenc_int(cols.len() as u64);
+    match meta {
+        Metadata::Plain => {}
+        Metadata::Send => w.put_u8(1),
+        Metadata::Skip => w.put_u8(0),
+    }
+    w.end();
+    if meta != Metadata::Skip {
+        for col in cols {
+            write_column_def(w, col);
+        }
     }
     if !caps.contains(CapabilityFlags::CLIENT_DEPRECATE_EOF) {
         write_eof(w, caps, 0, status);
