@@ -118,6 +118,7 @@ pub mod code {
     pub const ER_BLOB_KEY_WITHOUT_LENGTH: u16 = 1170;
     pub const ER_PRIMARY_CANT_HAVE_NULL: u16 = 1171;
     pub const ER_TOO_MANY_ROWS: u16 = 1172;
+    pub const ER_SP_FETCH_NO_DATA: u16 = 1329;
     pub const ER_REQUIRES_PRIMARY_KEY: u16 = 1173;
     pub const ER_KEY_DOES_NOT_EXITS: u16 = 1176;
     pub const ER_CHECK_NO_SUCH_TABLE: u16 = 1177;
@@ -332,6 +333,7 @@ pub fn sqlstate(code: u16) -> &'static str {
         ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION => "25006",
         ER_TOO_BIG_SCALE | ER_TOO_BIG_PRECISION | ER_M_BIGGER_THAN_D => "42000",
         ER_INVALID_JSON_TEXT => "22032",
+        1568 => "25001",
         ER_UNKNOWN_COLLATION => "HY000",
         ER_COLLATION_CHARSET_MISMATCH => "42000",
         ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT | ER_WRONG_PARAMETERS_TO_NATIVE_FCT => "42000",

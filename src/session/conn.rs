@@ -892,9 +892,7 @@ where
         stmt.meta_sent = prepared.is_select().then_some(ptr);
         *ctx.shared.info.lock() = Some(stmt.info.clone());
         ctx.diag.clear();
-        ctx.start_statement_clock();
-        ctx.subquery_cache.clear();
-        ctx.last_insert_id_set_explicitly = false;
+        ctx.begin_statement();
         let mut resp = self.responder(true, skip_metadata);
         let r = ctx
             .execute_prepared(&prepared, &exec.params, &mut resp, false)

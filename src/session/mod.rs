@@ -33,6 +33,8 @@ pub mod sql_mode {
     pub const NO_BACKSLASH_ESCAPES: u64 = 0x100000;
     pub const STRICT_TRANS_TABLES: u64 = 0x200000;
     pub const STRICT_ALL_TABLES: u64 = 0x400000;
+    pub const NO_ZERO_IN_DATE: u64 = 0x80_0000;
+    pub const NO_ZERO_DATE: u64 = 0x100_0000;
     pub const PIPES_AS_CONCAT: u64 = 2;
 }
 
@@ -69,10 +71,35 @@ pub struct Ctx {
     pub next_read_only: Option<bool>,
     pub tx_read_only: bool,
     pub lock_wait_timeout_s: u64,
+    /// `collation_connection` (string literals take it).
+    pub conn_coll: crate::sql::types::Collation,
     /// Subquery results of the current statement.
     pub subquery_cache: AHashMap<usize, Value>,
+    /// Uncorrelated IN-subquery value sets of the current statement.
+    pub subquery_sets: AHashMap<usize, Arc<[Value]>>,
+    /// The enclosing rows of the correlated subqueries being evaluated (innermost last).
+    pub outer_rows: Vec<Vec<crate::sql::value::Row>>,
+    /// `time_zone` as a fixed offset from UTC, or None for SYSTEM.
+    time_zone_fixed_s: Option<i32>,
+    /// The session time zone's offset at the statement's start (seconds east of UTC).
+    pub tz_offset_s: i32,
+    /// `div_precision_increment`.
+    pub div_precision_increment: u32,
     stmt_time: DateTime,
     stmt_unix_micros: i64,
+}
+
+/// `+HH:MM` / `-HH:MM` as seconds east of UTC; None for `SYSTEM` (and anything else, which
+/// the variable's validation has already refused).
+fn parse_tz_offset(tz: &str) -> Option<i32> {
+    let (sign, rest) = match tz.as_bytes().first()? {
+        b'+' => (1, &tz[1..]),
+        b'-' => (-1, &tz[1..]),
+        _ => return None,
+    };
+    let (h, m) = rest.split_once(':')?;
+    let (h, m): (i32, i32) = (h.trim().parse().ok()?, m.trim().parse().ok()?);
+    Some(sign * (h * 3600 + m * 60))
 }
 
 impl Ctx {
@@ -106,7 +133,13 @@ impl Ctx {
             next_read_only: None,
             tx_read_only: false,
             lock_wait_timeout_s: 50,
+            conn_coll: crate::sql::types::Collation::DEFAULT,
             subquery_cache: AHashMap::new(),
+            subquery_sets: AHashMap::new(),
+            outer_rows: Vec::new(),
+            time_zone_fixed_s: None,
+            tz_offset_s: 0,
+            div_precision_increment: 4,
             stmt_time: DateTime::ZERO,
             stmt_unix_micros: 0,
         };
@@ -122,12 +155,24 @@ impl Ctx {
             Isolation::from_name(self.vars.isolation().name()).unwrap_or(Isolation::RepeatableRead);
         self.tx_read_only = self.vars.get_bool(vars::TRANSACTION_READ_ONLY);
         self.lock_wait_timeout_s = self.vars.get_u64(vars::INNODB_LOCK_WAIT_TIMEOUT);
+        self.conn_coll =
+            crate::sql::types::Collation::from_name(self.vars.get_str(vars::COLLATION_CONNECTION))
+                .unwrap_or(crate::sql::types::Collation::DEFAULT);
         self.shared.wait_timeout_s.store(
             self.vars.get_u64(vars::WAIT_TIMEOUT),
             std::sync::atomic::Ordering::Relaxed,
         );
+        self.time_zone_fixed_s = parse_tz_offset(self.vars.get_str(vars::TIME_ZONE));
+        self.div_precision_increment =
+            self.vars.get_u64(vars::DIV_PRECISION_INCREMENT).min(30) as u32;
         let max = self.vars.get_u64(vars::MAX_ERROR_COUNT).min(65535) as u32;
         self.diag.max_kept = max;
+    }
+
+    /// The session settings plans depend on, as a plan-cache key part.
+    pub fn plan_flavor(&self) -> u32 {
+        let ofgb = (self.sql_mode & sql_mode::ONLY_FULL_GROUP_BY != 0) as u32;
+        u32::from(self.conn_coll.id()) | ofgb << 16
     }
 
     pub fn strict(&self) -> bool {
@@ -146,11 +191,29 @@ impl Ctx {
         self.sql_mode & sql_mode::ANSI_QUOTES != 0
     }
 
+    /// Per-statement state: the clock, subquery caches.
+    pub fn begin_statement(&mut self) {
+        self.start_statement_clock();
+        self.subquery_cache.clear();
+        self.subquery_sets.clear();
+        self.outer_rows.clear();
+        self.last_insert_id_set_explicitly = false;
+    }
+
     /// Fix the statement's time (NOW() is constant within a statement).
     pub fn start_statement_clock(&mut self) {
-        let now = chrono::Local::now();
+        use chrono::Offset;
+        let now = chrono::Utc::now();
         self.stmt_unix_micros = now.timestamp_micros();
-        let naive = now.naive_local();
+        self.tz_offset_s = match self.time_zone_fixed_s {
+            Some(s) => s,
+            None => now
+                .with_timezone(&chrono::Local)
+                .offset()
+                .fix()
+                .local_minus_utc(),
+        };
+        let naive = now.naive_utc() + chrono::TimeDelta::seconds(i64::from(self.tz_offset_s));
         use chrono::{Datelike, Timelike};
         self.stmt_time = DateTime {
             year: naive.year().clamp(0, 9999) as u16,

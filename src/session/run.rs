@@ -26,7 +26,7 @@
 //! `START TRANSACTION WITH CONSISTENT SNAPSHOT`); READ COMMITTED takes one per statement. The
 //! snapshot in use is published in the session's slot so purge keeps what it needs.
 
-use super::Ctx;
+use super::{Ctx, sql_mode};
 use crate::error::{MyError, Result, code};
 use crate::sql::admin::{AdminStmt, TxScope};
 use crate::sql::bind::{NEEDS_LITERALS, ParamInfo};
@@ -139,7 +139,9 @@ impl Ctx {
         } else {
             numbered
         };
-        let planner = Planner::new(&storage, self.db.as_deref(), text);
+        let mut planner = Planner::new(&storage, self.db.as_deref(), text);
+        planner.conn_coll = self.conn_coll;
+        planner.only_full_group_by = self.sql_mode & sql_mode::ONLY_FULL_GROUP_BY != 0;
         let (planned, columns, types) = match stmt {
             Statement::Ast(ast) => match *ast {
                 ast::Statement::Query(q) => {
@@ -199,12 +201,16 @@ impl Ctx {
         let db = self.db.as_deref();
         let lit_params = || norm.literals.iter().map(literal_value).collect::<Vec<_>>();
         if cacheable {
-            if let Some(p) = self.server.plans.get(db, &norm.param_text, version) {
+            if let Some(p) =
+                self.server
+                    .plans
+                    .get(db, self.plan_flavor(), &norm.param_text, version)
+            {
                 if !matches!(p.planned, Planned::Other(_)) {
                     return Ok((p, lit_params()));
                 }
             }
-            if let Some(p) = self.server.plans.get(db, text, version) {
+            if let Some(p) = self.server.plans.get(db, self.plan_flavor(), text, version) {
                 return Ok((p, Vec::new()));
             }
         }
@@ -232,7 +238,9 @@ impl Ctx {
                     let p = Arc::new(p);
                     // Bulk inserts rarely repeat their exact shape: don't fill the cache.
                     if cacheable && norm.literals.len() <= 64 {
-                        self.server.plans.put(db, &norm.param_text, p.clone());
+                        self.server
+                            .plans
+                            .put(db, self.plan_flavor(), &norm.param_text, p.clone());
                     }
                     return Ok((p, lit_params()));
                 }
@@ -251,7 +259,9 @@ impl Ctx {
         }
         let p = Arc::new(self.plan_text(text, &[], kind)?);
         if cacheable {
-            self.server.plans.put(db, text, p.clone());
+            self.server
+                .plans
+                .put(db, self.plan_flavor(), text, p.clone());
         }
         Ok((p, Vec::new()))
     }
@@ -412,6 +422,9 @@ impl Ctx {
         resp: &mut (dyn Responder + Send),
         more: bool,
     ) -> Result<u64> {
+        if !plan.into_vars.is_empty() {
+            return self.run_select_into(plan, params, resp, more).await;
+        }
         let locking = plan.lock.is_some();
         if !locking && !self.autocommit && self.txn.is_none() {
             // autocommit=0: the first statement opens the transaction its snapshot lives in.
@@ -491,6 +504,59 @@ impl Ctx {
         let st = self.status_flags(more);
         resp.end_rows(st, self.diag.warning_count())?;
         Ok(rows.len() as u64)
+    }
+
+    /// `SELECT … INTO @a, …`: at most one row, stored in user variables; answered with OK.
+    async fn run_select_into(
+        &mut self,
+        plan: &SelectPlan,
+        params: &[Value],
+        resp: &mut (dyn Responder + Send),
+        more: bool,
+    ) -> Result<u64> {
+        if !self.autocommit && self.txn.is_none() {
+            self.begin_txn(true, None);
+        }
+        let view = self.statement_view();
+        self.stmt_view = view;
+        let mut sink = VecSink::default();
+        let r = {
+            let mut cx = ExecCx {
+                env: Env { params, ctx: self },
+                txn: None,
+                view,
+                rows_examined: 0,
+            };
+            run_select(plan, &mut cx, &mut sink)
+        };
+        self.end_statement_view();
+        match r {
+            Ok(_) => {}
+            Err(ExecError::Sql(e)) => return Err(e),
+            Err(ExecError::Wait(_)) => return Err(MyError::internal("a plain read had to wait")),
+        }
+        let count = sink.rows.len() as u64;
+        match sink.rows.len() {
+            0 => self.diag.warn(
+                code::ER_SP_FETCH_NO_DATA,
+                "No data - zero rows fetched, selected, or processed",
+            ),
+            1 => {
+                let row = sink.rows.pop().unwrap_or_default();
+                for (name, v) in plan.into_vars.iter().zip(row) {
+                    self.user_vars.insert(name.clone(), v);
+                }
+            }
+            _ => {
+                return Err(MyError::new(
+                    code::ER_TOO_MANY_ROWS,
+                    "Result consisted of more than one row",
+                ));
+            }
+        }
+        let st = self.status_flags(more);
+        resp.ok(count, 0, st, self.diag.warning_count(), "")?;
+        Ok(count)
     }
 
     /// Run a write plan in the right transaction, waiting for locks as needed.
@@ -912,9 +978,7 @@ impl Ctx {
         if !keeps_diag {
             self.diag.clear();
         }
-        self.start_statement_clock();
-        self.subquery_cache.clear();
-        self.last_insert_id_set_explicitly = false;
+        self.begin_statement();
         let (prep, params) = self.plan_for_text(text, &norm)?;
         self.execute_prepared(&prep, &params, resp, more).await
     }

@@ -43,7 +43,10 @@ fn usable_value(e: &Expr, src: usize) -> bool {
 fn has_side_effects(e: &Expr) -> bool {
     let mut se = false;
     e.walk(&mut |x| {
-        if matches!(x, Expr::SetUserVar(..) | Expr::Subquery(_)) {
+        if matches!(
+            x,
+            Expr::SetUserVar(..) | Expr::Subquery(_) | Expr::InSubquery { .. }
+        ) {
             se = true;
         }
     });

@@ -10,6 +10,7 @@
 //! its slot, an expression equal to a GROUP BY key becomes a reference to that key, and a bare
 //! column that is neither is treated as `ANY_VALUE(col)` (MySQL without ONLY_FULL_GROUP_BY).
 
+use super::builtins::TrimMode;
 use super::expr::{ArithOp, BitOp, CmpOp, Expr};
 use super::func::{CastTo, Func};
 use super::plan::{AggFunc, AggSpec, SubqueryExpr, SubqueryKind};
@@ -38,6 +39,12 @@ pub struct ScopeSource {
     pub db: String,
     pub table: String,
     pub columns: Vec<ScopeCol>,
+    /// Only reachable with a qualifier (`alias.col`): the to-be-inserted row of
+    /// ON DUPLICATE KEY UPDATE, so that plain `col` means the existing row.
+    pub qualified_only: bool,
+    /// Primary-key column positions (empty when unknown): grouping by all of them makes
+    /// every other column of the source functionally dependent (ONLY_FULL_GROUP_BY).
+    pub pk: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -56,6 +63,9 @@ impl Scope {
     ) -> Result<(usize, usize)> {
         let mut found = None;
         for (si, s) in self.sources.iter().enumerate() {
+            if table.is_none() && s.qualified_only {
+                continue;
+            }
             if let Some(t) = table {
                 if s.alias != t {
                     continue;
@@ -97,11 +107,25 @@ pub struct Typed {
     pub expr: Expr,
     pub ty: SqlType,
     pub nullable: bool,
+    /// MySQL's collation derivation ("coercibility"): 0 explicit `COLLATE`, 2 a column,
+    /// 4 a literal or other expression, 6 NULL. A comparison uses the collation of the
+    /// operand with the lower value.
+    pub derivation: u8,
 }
 
 impl Typed {
-    fn new(expr: Expr, ty: SqlType, nullable: bool) -> Typed {
-        Typed { expr, ty, nullable }
+    pub fn new(expr: Expr, ty: SqlType, nullable: bool) -> Typed {
+        let derivation = match &expr {
+            Expr::Col { .. } => 2,
+            Expr::Const(Value::Null) => 6,
+            _ => 4,
+        };
+        Typed {
+            expr,
+            ty,
+            nullable,
+            derivation,
+        }
     }
 }
 
@@ -153,6 +177,120 @@ pub struct Binder<'a> {
     pub planner: Option<&'a super::planner::Planner<'a>>,
     /// Select-list aliases usable here (HAVING/ORDER BY): name → bound expression.
     pub aliases: Vec<(String, Typed)>,
+    /// sql_mode ONLY_FULL_GROUP_BY is on: ungrouped columns after aggregation are errors.
+    pub only_full_group_by: bool,
+    /// 1-based number of the expression being bound within its clause (error messages).
+    pub item_no: usize,
+}
+
+/// Whether column `ci` of source `si` has one value per group: the source's whole primary
+/// key is among the GROUP BY columns (MySQL's functional dependency, keys only).
+fn functionally_dependent(agg: &AggCtx, si: usize, ci: usize) -> bool {
+    let pk = &agg.inner.sources[si].pk;
+    let grouped = |c: usize| {
+        agg.keys.iter().any(
+            |k| matches!(k.expr, Expr::Col { src, col } if src as usize == si && col as usize == c),
+        )
+    };
+    !pk.is_empty() && (pk.contains(&ci) || pk.iter().all(|&c| grouped(c)))
+}
+
+/// MySQL 8.0's ONLY_FULL_GROUP_BY errors: 1140 without GROUP BY, 1055 with it.
+fn ungrouped_column_error(
+    agg: &AggCtx,
+    si: usize,
+    ci: usize,
+    context: &str,
+    item_no: usize,
+) -> MyError {
+    let s = &agg.inner.sources[si];
+    let col = &s.columns[ci].name;
+    let name = if s.db.is_empty() {
+        format!("{}.{col}", s.alias)
+    } else {
+        format!("{}.{}.{col}", s.db, s.alias)
+    };
+    let clause = match context {
+        "having clause" => "HAVING clause",
+        "order clause" => "ORDER BY clause",
+        _ => "SELECT list",
+    };
+    if agg.group_ast.is_empty() {
+        MyError::new(
+            code::ER_MIX_OF_GROUP_FUNC_AND_FIELDS,
+            format!(
+                "In aggregated query without GROUP BY, expression #{item_no} of {clause} \
+                 contains nonaggregated column '{name}'; this is incompatible with \
+                 sql_mode=only_full_group_by"
+            ),
+        )
+    } else {
+        MyError::new(
+            code::ER_WRONG_FIELD_WITH_GROUP,
+            format!(
+                "Expression #{item_no} of {clause} is not in GROUP BY clause and contains \
+                 nonaggregated column '{name}' which is not functionally dependent on columns \
+                 in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by"
+            ),
+        )
+    }
+}
+
+/// Apply MySQL's prefix `BINARY` to the leftmost operand of `e` (see
+/// `Binder::binary_prefix_fix`).
+fn push_binary_down(e: ast::Expr) -> ast::Expr {
+    use ast::Expr as A;
+    let down = |x: Box<ast::Expr>| Box::new(push_binary_down(*x));
+    match e {
+        A::BinaryOp { left, op, right } => A::BinaryOp {
+            left: down(left),
+            op,
+            right,
+        },
+        A::Like {
+            negated,
+            any,
+            expr,
+            pattern,
+            escape_char,
+        } => A::Like {
+            negated,
+            any,
+            expr: down(expr),
+            pattern,
+            escape_char,
+        },
+        A::InList {
+            expr,
+            list,
+            negated,
+        } => A::InList {
+            expr: down(expr),
+            list,
+            negated,
+        },
+        A::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => A::Between {
+            expr: down(expr),
+            negated,
+            low,
+            high,
+        },
+        A::IsNull(x) => A::IsNull(down(x)),
+        A::IsNotNull(x) => A::IsNotNull(down(x)),
+        A::IsTrue(x) => A::IsTrue(down(x)),
+        A::IsFalse(x) => A::IsFalse(down(x)),
+        other => A::Cast {
+            kind: ast::CastKind::Cast,
+            expr: Box::new(other),
+            data_type: ast::DataType::Binary(None),
+            format: None,
+        },
+    }
 }
 
 fn ident_name(i: &ast::Ident) -> &str {
@@ -171,7 +309,46 @@ impl<'a> Binder<'a> {
             allow_agg: false,
             planner: None,
             aliases: Vec::new(),
+            only_full_group_by: false,
+            item_no: 1,
         }
+    }
+
+    /// sqlparser parses MySQL's prefix `BINARY x = y` as `BINARY (x = y)`; in MySQL the
+    /// prefix binds tighter than any binary operator. When the cast came from the prefix
+    /// form (the statement text has `BINARY` just before the operand), re-apply it to the
+    /// leftmost operand.
+    fn binary_prefix_fix(&self, inner: &ast::Expr, ty: &ast::DataType) -> Option<ast::Expr> {
+        use sqlparser::ast::Spanned;
+        if !matches!(ty, ast::DataType::Binary(None))
+            || !matches!(
+                inner,
+                ast::Expr::BinaryOp { .. }
+                    | ast::Expr::Like { .. }
+                    | ast::Expr::InList { .. }
+                    | ast::Expr::Between { .. }
+                    | ast::Expr::IsNull(_)
+                    | ast::Expr::IsNotNull(_)
+                    | ast::Expr::IsTrue(_)
+                    | ast::Expr::IsFalse(_)
+            )
+        {
+            return None;
+        }
+        let text = self.planner?.text;
+        let start = inner.span().start;
+        if start.line == 0 {
+            return None;
+        }
+        let off = super::parse::offset_of(text, start.line, start.column);
+        let before = text
+            .get(..off)?
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '(');
+        let word = before.get(before.len().checked_sub(6)?..)?;
+        if !word.eq_ignore_ascii_case("BINARY") {
+            return None;
+        }
+        Some(push_binary_down(inner.clone()))
     }
 
     fn column(&self, si: usize, ci: usize) -> Typed {
@@ -196,13 +373,32 @@ impl<'a> Binder<'a> {
                     return Ok(t.clone());
                 }
             }
-            let (si, ci) = agg.inner.resolve(db, table, col, self.context)?;
+            let (si, ci) = match agg.inner.resolve(db, table, col, self.context) {
+                Ok(x) => x,
+                Err(e) if e.code == code::ER_BAD_FIELD_ERROR => {
+                    // A correlated reference is constant within each group.
+                    return match self.resolve_outer(db, table, col)? {
+                        Some(t) => Ok(t),
+                        None => Err(e),
+                    };
+                }
+                Err(e) => return Err(e),
+            };
             for (ki, k) in agg.keys.iter().enumerate() {
                 if let Expr::Col { src, col } = k.expr {
                     if src as usize == si && col as usize == ci {
                         return Ok(Typed::new(Expr::col(0, ki), k.ty.clone(), k.nullable));
                     }
                 }
+            }
+            if self.only_full_group_by && !functionally_dependent(agg, si, ci) {
+                return Err(ungrouped_column_error(
+                    agg,
+                    si,
+                    ci,
+                    self.context,
+                    self.item_no,
+                ));
             }
             let c = &agg.inner.sources[si].columns[ci];
             let (ty, nullable) = (c.ty.clone(), c.nullable);
@@ -229,9 +425,51 @@ impl<'a> Binder<'a> {
                         return Ok(t.clone());
                     }
                 }
+                if e.code == code::ER_BAD_FIELD_ERROR {
+                    if let Some(t) = self.resolve_outer(db, table, col)? {
+                        return Ok(t);
+                    }
+                }
                 Err(e)
             }
         }
+    }
+
+    /// A column of an enclosing query block (a correlated reference), innermost first.
+    fn resolve_outer(
+        &mut self,
+        db: Option<&str>,
+        table: Option<&str>,
+        col: &str,
+    ) -> Result<Option<Typed>> {
+        let Some(p) = self.planner else {
+            return Ok(None);
+        };
+        let outer = p.outer.borrow();
+        for (level, scope) in outer.iter().enumerate().rev() {
+            match scope.resolve(db, table, col, self.context) {
+                Ok((si, ci)) => {
+                    let c = &scope.sources[si].columns[ci];
+                    let depth = (outer.len() - level) as u16;
+                    if let Some(m) = p.outer_max_src.borrow_mut().get_mut(level) {
+                        *m = Some(m.map_or(si, |x| x.max(si)));
+                    }
+                    p.outer_min_ref.set(p.outer_min_ref.get().min(level));
+                    return Ok(Some(Typed::new(
+                        Expr::OuterCol {
+                            depth,
+                            src: si as u16,
+                            col: ci as u16,
+                        },
+                        c.ty.clone(),
+                        c.nullable,
+                    )));
+                }
+                Err(e) if e.code == code::ER_BAD_FIELD_ERROR => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -431,7 +669,7 @@ impl<'a> Binder<'a> {
                                 .collect::<Result<Vec<_>>>()?,
                         );
                     }
-                    let colls = e.iter().map(|t| pick_collation(&t.ty, &t.ty)).collect();
+                    let colls = e.iter().map(|t| pick_collation(t, t)).collect();
                     return Ok(Typed::new(
                         Expr::RowIn {
                             e: e.into_iter().map(|t| t.expr).collect(),
@@ -449,7 +687,7 @@ impl<'a> Binder<'a> {
                 let mut nullable = x.nullable;
                 for l in list {
                     let t = self.bind(l)?;
-                    coll = pick_collation(&x.ty, &t.ty);
+                    coll = pick_collation(&x, &t);
                     nullable |= t.nullable;
                     items.push(t.expr);
                 }
@@ -473,7 +711,7 @@ impl<'a> Binder<'a> {
                 let x = self.bind(expr)?;
                 let lo = self.bind(low)?;
                 let hi = self.bind(high)?;
-                let coll = pick_collation(&x.ty, &lo.ty);
+                let coll = pick_collation(&x, &lo);
                 let nullable = x.nullable || lo.nullable || hi.nullable;
                 Typed::new(
                     Expr::Between {
@@ -522,7 +760,7 @@ impl<'a> Binder<'a> {
                         }
                     },
                 };
-                let coll = pick_collation(&x.ty, &p.ty);
+                let coll = pick_collation(&x, &p);
                 let nullable = x.nullable || p.nullable;
                 Typed::new(
                     Expr::Like {
@@ -549,7 +787,7 @@ impl<'a> Binder<'a> {
                 for c in conditions {
                     let w = self.bind(&c.condition)?;
                     if let Some(o) = &op {
-                        coll = pick_collation(&o.ty, &w.ty);
+                        coll = pick_collation(o, &w);
                     }
                     let r = self.bind(&c.result)?;
                     ty = Some(merge_types(ty, &r.ty));
@@ -578,10 +816,13 @@ impl<'a> Binder<'a> {
             A::Cast {
                 expr, data_type, ..
             } => {
+                if let Some(fixed) = self.binary_prefix_fix(expr, data_type) {
+                    return self.bind(&fixed);
+                }
                 let x = self.bind(expr)?;
                 let to = cast_target(data_type)?;
                 let f = Func::Cast(to);
-                let ty = f.result_type(std::slice::from_ref(&x.ty));
+                let ty = f.result_type(std::slice::from_ref(&x.ty), &[]);
                 Typed::new(Expr::Func(f, vec![x.expr]), ty, x.nullable)
             }
             A::Convert {
@@ -594,7 +835,7 @@ impl<'a> Binder<'a> {
                 match (data_type, charset) {
                     (Some(dt), _) => {
                         let f = Func::Cast(cast_target(dt)?);
-                        let ty = f.result_type(std::slice::from_ref(&x.ty));
+                        let ty = f.result_type(std::slice::from_ref(&x.ty), &[]);
                         Typed::new(Expr::Func(f, vec![x.expr]), ty, x.nullable)
                     }
                     (None, Some(_)) => x,
@@ -619,7 +860,9 @@ impl<'a> Binder<'a> {
                         collation: c,
                     },
                 };
-                Typed::new(x.expr, ty, x.nullable)
+                let mut t = Typed::new(x.expr, ty, x.nullable);
+                t.derivation = 0;
+                t
             }
             A::Tuple(items) if items.len() == 1 => self.bind(&items[0])?,
             A::Tuple(_) => {
@@ -647,7 +890,7 @@ impl<'a> Binder<'a> {
                 if let Some(f) = substring_for {
                     args.push(self.bind(f)?);
                 }
-                self.call(Func::Substring, args)?
+                self.call_named("substring", args)?
             }
             A::Trim {
                 expr,
@@ -655,29 +898,54 @@ impl<'a> Binder<'a> {
                 trim_what,
                 trim_characters,
             } => {
-                if trim_what.is_some() || trim_characters.is_some() {
-                    return Err(MyError::not_supported("TRIM with a remove string"));
+                if trim_characters.is_some() {
+                    return Err(MyError::not_supported("TRIM with a character list"));
                 }
-                let f = match trim_where {
-                    Some(ast::TrimWhereField::Leading) => Func::LTrim,
-                    Some(ast::TrimWhereField::Trailing) => Func::RTrim,
-                    _ => Func::Trim,
+                let mode = match trim_where {
+                    Some(ast::TrimWhereField::Leading) => TrimMode::Leading,
+                    Some(ast::TrimWhereField::Trailing) => TrimMode::Trailing,
+                    _ => TrimMode::Both,
                 };
                 let a = self.bind(expr)?;
-                self.call(f, vec![a])?
+                match trim_what {
+                    Some(r) => {
+                        let r = self.bind(r)?;
+                        self.call(Func::TrimWith(mode), vec![a, r])?
+                    }
+                    None => {
+                        let name = match mode {
+                            TrimMode::Leading => "ltrim",
+                            TrimMode::Trailing => "rtrim",
+                            TrimMode::Both => "trim",
+                        };
+                        self.call_named(name, vec![a])?
+                    }
+                }
             }
             A::Position { expr, r#in } => {
                 let a = self.bind(expr)?;
                 let b = self.bind(r#in)?;
-                self.call(Func::Locate, vec![a, b])?
+                self.call_named("position", vec![a, b])?
             }
-            A::Ceil { expr, .. } => {
+            A::Ceil { expr, field } => {
+                if !matches!(
+                    field,
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime)
+                ) {
+                    return Err(MyError::parse("TO", 1));
+                }
                 let a = self.bind(expr)?;
-                self.call(Func::Ceil, vec![a])?
+                self.call_named("ceil", vec![a])?
             }
-            A::Floor { expr, .. } => {
+            A::Floor { expr, field } => {
+                if !matches!(
+                    field,
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime)
+                ) {
+                    return Err(MyError::parse("TO", 1));
+                }
                 let a = self.bind(expr)?;
-                self.call(Func::Floor, vec![a])?
+                self.call_named("floor", vec![a])?
             }
             A::Subquery(q) => self.subquery(q, SubqueryKind::Scalar)?,
             A::Exists { subquery, negated } => {
@@ -688,7 +956,31 @@ impl<'a> Binder<'a> {
                     t
                 }
             }
-            A::InSubquery { .. } => return Err(MyError::not_supported("IN (subquery)")),
+            A::InSubquery {
+                expr,
+                subquery,
+                negated,
+            } => {
+                if matches!(**expr, ast::Expr::Tuple(_)) {
+                    return Err(MyError::not_supported("row IN (subquery)"));
+                }
+                let x = self.bind(expr)?;
+                let s = self.subquery(subquery, SubqueryKind::In)?;
+                let coll = pick_collation(&x, &s);
+                let Expr::Subquery(sub) = s.expr else {
+                    return Err(MyError::internal("IN subquery did not bind to a subquery"));
+                };
+                Typed::new(
+                    Expr::InSubquery {
+                        e: Box::new(x.expr),
+                        sub,
+                        negated: *negated,
+                        coll,
+                    },
+                    bool_type(),
+                    true,
+                )
+            }
             A::TypedString(ts) => {
                 let text = match &ts.value.value {
                     ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
@@ -710,15 +1002,20 @@ impl<'a> Binder<'a> {
                     }
                 };
                 let f = Func::Cast(to);
-                let ty = f.result_type(&[]);
+                let ty = f.result_type(&[], &[]);
                 Typed::new(
                     Expr::Func(f, vec![Expr::Const(Value::str(&text))]),
                     ty,
                     false,
                 )
             }
-            A::Interval(_) => return Err(MyError::not_supported("INTERVAL arithmetic")),
-            A::Extract { .. } => return Err(MyError::not_supported("EXTRACT")),
+            // INTERVAL only means something as an operand of + and - or of DATE_ADD & co.
+            A::Interval(_) => return Err(MyError::parse("INTERVAL", 1)),
+            A::Extract { field, expr, .. } => {
+                let unit = self.unit_const(&field.to_string())?;
+                let d = self.bind(expr)?;
+                self.call_named("extract", vec![unit, d])?
+            }
             A::RLike { .. } => return Err(MyError::not_supported("REGEXP")),
             A::Wildcard(_) | A::QualifiedWildcard(..) => {
                 return Err(MyError::parse("*", 1));
@@ -764,7 +1061,15 @@ impl<'a> Binder<'a> {
             }
             V::SingleQuotedString(s) | V::DoubleQuotedString(s) | V::NationalStringLiteral(s) => {
                 let n = s.chars().count() as u32;
-                Typed::new(Expr::Const(Value::str(s)), SqlType::varchar(n), false)
+                let collation = self
+                    .planner
+                    .map(|p| p.conn_coll)
+                    .unwrap_or(Collation::DEFAULT);
+                Typed::new(
+                    Expr::Const(Value::str(s)),
+                    SqlType::VarChar { len: n, collation },
+                    false,
+                )
             }
             V::HexStringLiteral(h) => {
                 let bytes = decode_hex(h).ok_or_else(|| MyError::parse(&format!("x'{h}'"), 1))?;
@@ -811,10 +1116,56 @@ impl<'a> Binder<'a> {
                     }
                     _ => (SqlType::varchar(255), true),
                 };
+                // String literals and parameters take the connection's collation.
+                let ty = match ty {
+                    SqlType::VarChar { len, .. } => SqlType::VarChar {
+                        len,
+                        collation: self.planner.map_or(Collation::DEFAULT, |p| p.conn_coll),
+                    },
+                    other => other,
+                };
                 Typed::new(Expr::Param(idx as u32), ty, nullable)
             }
             other => return Err(MyError::not_supported(format!("literal {other}"))),
         })
+    }
+
+    /// An interval unit name as the constant unit code the date functions take.
+    fn unit_const(&mut self, name: &str) -> Result<Typed> {
+        let name = name.trim_matches(|c| c == '`' || c == '\'');
+        // sqlparser spells some units in the plural or with a week-day argument.
+        let base = match name.to_ascii_uppercase().as_str() {
+            "YEARS" => "YEAR".to_string(),
+            "MONTHS" => "MONTH".to_string(),
+            "WEEKS" => "WEEK".to_string(),
+            "DAYS" => "DAY".to_string(),
+            "HOURS" => "HOUR".to_string(),
+            "MINUTES" => "MINUTE".to_string(),
+            "SECONDS" => "SECOND".to_string(),
+            "MICROSECONDS" => "MICROSECOND".to_string(),
+            other => other.to_string(),
+        };
+        let unit = super::temporal::IntervalUnit::from_name(&base)
+            .ok_or_else(|| MyError::parse(name, 1))?;
+        let code = super::builtins::interval_unit_code(unit);
+        Ok(Typed::new(
+            Expr::Const(Value::Int(code)),
+            SqlType::BIGINT,
+            false,
+        ))
+    }
+
+    /// `INTERVAL n unit` as the (amount, unit code) argument pair.
+    fn interval_args(&mut self, iv: &ast::Interval) -> Result<(Typed, Typed)> {
+        if iv.last_field.is_some() || iv.leading_precision.is_some() {
+            return Err(MyError::parse(&iv.to_string(), 1));
+        }
+        let Some(field) = &iv.leading_field else {
+            return Err(MyError::parse(&iv.to_string(), 1));
+        };
+        let unit = self.unit_const(&field.to_string())?;
+        let amount = self.bind(&iv.value)?;
+        Ok((amount, unit))
     }
 
     fn binary(
@@ -824,6 +1175,22 @@ impl<'a> Binder<'a> {
         right: &ast::Expr,
     ) -> Result<Typed> {
         use BinaryOperator as B;
+        // Date arithmetic: d + INTERVAL n unit, INTERVAL n unit + d, d - INTERVAL n unit.
+        match (left, op, right) {
+            (d, B::Plus, ast::Expr::Interval(iv)) | (ast::Expr::Interval(iv), B::Plus, d)
+                if !matches!(d, ast::Expr::Interval(_)) =>
+            {
+                let d = self.bind(d)?;
+                let (n, unit) = self.interval_args(iv)?;
+                return self.call_named("date_add", vec![d, n, unit]);
+            }
+            (d, B::Minus, ast::Expr::Interval(iv)) if !matches!(d, ast::Expr::Interval(_)) => {
+                let d = self.bind(d)?;
+                let (n, unit) = self.interval_args(iv)?;
+                return self.call_named("date_sub", vec![d, n, unit]);
+            }
+            _ => {}
+        }
         if let B::Assignment = op {
             let ast::Expr::Identifier(id) = left else {
                 return Err(MyError::parse(":=", 1));
@@ -857,7 +1224,7 @@ impl<'a> Binder<'a> {
             let colls = lt
                 .iter()
                 .zip(&rt)
-                .map(|(a, b)| pick_collation(&a.ty, &b.ty))
+                .map(|(a, b)| pick_collation(a, b))
                 .collect();
             return Ok(Typed::new(
                 Expr::RowCmp(
@@ -874,7 +1241,7 @@ impl<'a> Binder<'a> {
         let r = self.bind(right)?;
         let nullable = l.nullable || r.nullable;
         let cmp = |c: CmpOp, l: Typed, r: Typed| {
-            let coll = pick_collation(&l.ty, &r.ty);
+            let coll = pick_collation(&l, &r);
             let nullable = if c == CmpOp::NullSafeEq {
                 false
             } else {
@@ -941,6 +1308,13 @@ impl<'a> Binder<'a> {
         })
     }
 
+    /// Call a function known to exist by name.
+    fn call_named(&mut self, name: &str, args: Vec<Typed>) -> Result<Typed> {
+        let f =
+            Func::lookup(name).ok_or_else(|| MyError::internal(format!("no function {name}")))?;
+        self.call(f, args)
+    }
+
     fn call(&mut self, f: Func, args: Vec<Typed>) -> Result<Typed> {
         let (min, max) = f.arity();
         if args.len() < min || args.len() > max {
@@ -948,12 +1322,20 @@ impl<'a> Binder<'a> {
                 code::ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
                 format!(
                     "Incorrect parameter count in the call to native function '{}'",
-                    format!("{f:?}").to_ascii_lowercase()
+                    f.name()
                 ),
             ));
         }
         let types: Vec<SqlType> = args.iter().map(|a| a.ty.clone()).collect();
-        let ty = f.result_type(&types);
+        // Constant arguments fix some result types (NOW(3), ROUND(d, 2), INTERVAL units).
+        let consts: Vec<Option<Value>> = args
+            .iter()
+            .map(|a| match &a.expr {
+                Expr::Const(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect();
+        let ty = f.result_type(&types, &consts);
         let nullable = match f {
             Func::Coalesce => args.iter().all(|a| a.nullable),
             Func::IfNull => args.get(1).is_some_and(|a| a.nullable),
@@ -961,14 +1343,10 @@ impl<'a> Binder<'a> {
             | Func::Version
             | Func::User
             | Func::CurrentUser
-            | Func::Now
-            | Func::CurDate
-            | Func::CurTime
-            | Func::Uuid
-            | Func::Rand
             | Func::FoundRows
             | Func::RowCount
             | Func::LastInsertId => false,
+            Func::Builtin(b) => !NOT_NULL_BUILTINS.contains(&b.0.name),
             _ => true,
         };
         Ok(Typed::new(
@@ -1028,6 +1406,39 @@ impl<'a> Binder<'a> {
             return Err(MyError::not_supported(
                 "VALUES() outside ON DUPLICATE KEY UPDATE",
             ));
+        }
+        // Functions with a unit argument: DATE_ADD(d, INTERVAL n unit) & co. take
+        // (d, n, unit code); TIMESTAMPDIFF/TIMESTAMPADD(unit, …) take the code first.
+        match (name.as_str(), args.as_slice()) {
+            ("date_add" | "date_sub" | "adddate" | "subdate", [d, ast::Expr::Interval(iv)]) => {
+                let d = self.bind(d)?;
+                let (n, unit) = self.interval_args(iv)?;
+                let f = if name == "date_add" || name == "adddate" {
+                    "date_add"
+                } else {
+                    "date_sub"
+                };
+                return self.call_named(f, vec![d, n, unit]);
+            }
+            ("timestampdiff" | "timestampadd", [ast::Expr::Identifier(u), rest @ ..]) => {
+                let mut bound = vec![self.unit_const(&u.value)?];
+                for a in rest {
+                    bound.push(self.bind(a)?);
+                }
+                return self.call(func, bound);
+            }
+            ("get_format", [ast::Expr::Identifier(u), rest @ ..]) => {
+                let mut bound = vec![Typed::new(
+                    Expr::Const(Value::str(&u.value.to_ascii_uppercase())),
+                    SqlType::varchar(8),
+                    false,
+                )];
+                for a in rest {
+                    bound.push(self.bind(a)?);
+                }
+                return self.call(func, bound);
+            }
+            _ => {}
         }
         let bound = args
             .iter()
@@ -1116,25 +1527,42 @@ impl<'a> Binder<'a> {
         let planner = self
             .planner
             .ok_or_else(|| MyError::not_supported("subqueries here"))?;
-        let plan = planner.plan_query(q, self.params, None)?;
-        if kind == SubqueryKind::Scalar && plan.columns.len() != 1 {
+        // This block's columns become visible to the subquery as outer references.
+        let level = {
+            let mut outer = planner.outer.borrow_mut();
+            outer.push(self.scope.clone());
+            planner.outer_max_src.borrow_mut().push(None);
+            outer.len() - 1
+        };
+        let min_before = planner.outer_min_ref.replace(usize::MAX);
+        let planned = planner.plan_query(q, self.params, None);
+        planner.outer.borrow_mut().pop();
+        let outer_max_source = planner.outer_max_src.borrow_mut().pop().flatten();
+        let min_ref = planner.outer_min_ref.get();
+        planner.outer_min_ref.set(min_before.min(min_ref));
+        let correlated = min_ref <= level;
+        let plan = planned?;
+        if kind != SubqueryKind::Exists && plan.columns.len() != 1 {
             return Err(MyError::new(
                 code::ER_OPERAND_COLUMNS,
                 "Operand should contain 1 column(s)",
             ));
         }
         let ty = match kind {
-            SubqueryKind::Scalar => plan.types.first().cloned().unwrap_or(SqlType::Null),
+            SubqueryKind::Scalar | SubqueryKind::In => {
+                plan.types.first().cloned().unwrap_or(SqlType::Null)
+            }
             SubqueryKind::Exists => bool_type(),
         };
         Ok(Typed::new(
             Expr::Subquery(Arc::new(SubqueryExpr {
                 plan,
                 kind,
-                outer_max_source: None,
+                outer_max_source,
+                correlated,
             })),
             ty,
-            kind == SubqueryKind::Scalar,
+            kind != SubqueryKind::Exists,
         ))
     }
 }
@@ -1213,6 +1641,21 @@ pub fn contains_aggregate(e: &ast::Expr) -> bool {
     }
 }
 
+/// Library functions whose result is never NULL (column metadata says NOT NULL).
+const NOT_NULL_BUILTINS: &[&str] = &[
+    "now",
+    "sysdate",
+    "curdate",
+    "curtime",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "uuid",
+    "uuid_short",
+    "rand",
+    "pi",
+];
+
 pub fn bool_type() -> SqlType {
     SqlType::Int {
         width: IntWidth::Big,
@@ -1290,21 +1733,23 @@ fn decode_hex(h: &str) -> Option<Vec<u8>> {
 
 /// The collation a comparison of these two types uses: a binary string wins, then a column
 /// collation, then the connection default.
-pub fn pick_collation(a: &SqlType, b: &SqlType) -> Collation {
-    let ca = if a.is_string() {
-        Some(a.collation())
-    } else {
-        None
-    };
-    let cb = if b.is_string() {
-        Some(b.collation())
-    } else {
-        None
-    };
+pub fn pick_collation(a: &Typed, b: &Typed) -> Collation {
+    let ca = a.ty.is_string().then(|| (a.ty.collation(), a.derivation));
+    let cb = b.ty.is_string().then(|| (b.ty.collation(), b.derivation));
     match (ca, cb) {
-        (Some(Collation::Binary), _) | (_, Some(Collation::Binary)) => Collation::Binary,
-        (Some(x), _) => x,
-        (None, Some(y)) => y,
+        (Some((x, dx)), Some((y, dy))) => {
+            if dx < dy {
+                x
+            } else if dy < dx {
+                y
+            } else if x == Collation::Binary || y == Collation::Binary {
+                Collation::Binary
+            } else {
+                x
+            }
+        }
+        (Some((x, _)), None) => x,
+        (None, Some((y, _))) => y,
         _ => Collation::DEFAULT,
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub const PLAN_CACHE_ENTRIES_MAX: usize = 10_000;
 
 /// Entries per statement text: one per current database it was planned under.
-type Entry = Vec<(Option<String>, Arc<Prepared>)>;
+type Entry = Vec<(Option<String>, u32, Arc<Prepared>)>;
 
 #[derive(Default)]
 pub struct PlanCache {
@@ -29,23 +29,33 @@ impl PlanCache {
     }
 
     /// Look up without allocating.
-    pub fn get(&self, db: Option<&str>, text: &str, catalog_version: u64) -> Option<Arc<Prepared>> {
+    /// `flavor`: the session settings a plan depends on (collation_connection, which string
+    /// literals take, and the sql_mode bits that change planning), see `Ctx::plan_flavor`.
+    pub fn get(
+        &self,
+        db: Option<&str>,
+        coll: u32,
+        text: &str,
+        catalog_version: u64,
+    ) -> Option<Arc<Prepared>> {
         let map = self.map.read();
         let entry = map.get(text)?;
         entry
             .iter()
-            .find(|(d, p)| d.as_deref() == db && p.catalog_version == catalog_version)
-            .map(|(_, p)| p.clone())
+            .find(|(d, c, p)| {
+                d.as_deref() == db && *c == coll && p.catalog_version == catalog_version
+            })
+            .map(|(_, _, p)| p.clone())
     }
 
-    pub fn put(&self, db: Option<&str>, text: &str, plan: Arc<Prepared>) {
+    pub fn put(&self, db: Option<&str>, coll: u32, text: &str, plan: Arc<Prepared>) {
         let mut map = self.map.write();
         if map.len() >= PLAN_CACHE_ENTRIES_MAX {
             map.clear();
         }
         let entry = map.entry(text.to_string()).or_default();
-        entry.retain(|(d, _)| d.as_deref() != db);
-        entry.push((db.map(str::to_string), plan));
+        entry.retain(|(d, c, _)| !(d.as_deref() == db && *c == coll));
+        entry.push((db.map(str::to_string), coll, plan));
     }
 
     pub fn len(&self) -> usize {

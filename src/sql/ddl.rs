@@ -1136,7 +1136,7 @@ pub async fn create_index(ctx: &mut Ctx, ci: &ast::CreateIndex) -> Result<Outcom
         columns: index_columns(&ci.columns)?,
     };
     add_indexes(ctx, &table, vec![p]).await?;
-    Ok(Outcome::ok())
+    Ok(ddl_info())
 }
 
 async fn add_indexes(ctx: &mut Ctx, table: &Arc<Table>, pending: Vec<PendingIndex>) -> Result<()> {
@@ -1313,7 +1313,7 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
             .collect()
     };
     rebuild(ctx, &table, def, &map).await?;
-    Ok(Outcome::ok())
+    Ok(ddl_info())
 }
 
 fn shift_indexes(def: &mut TableDef, from: usize, by: usize) {
@@ -1386,5 +1386,14 @@ pub async fn drop_index(
         }
     }
     rebuild(ctx, &table, def, &|r| r.to_vec()).await?;
-    Ok(Outcome::ok())
+    Ok(ddl_info())
+}
+
+/// The OK of ALTER TABLE / CREATE INDEX / DROP INDEX, as MySQL reports an in-place change.
+fn ddl_info() -> Outcome {
+    Outcome::Ok {
+        affected: 0,
+        last_insert_id: 0,
+        info: Some("Records: 0  Duplicates: 0  Warnings: 0".into()),
+    }
 }

@@ -18,6 +18,7 @@ use super::plan::*;
 use super::types::SqlType;
 use super::value::{DateTime, Row, Value};
 use crate::error::{MyError, Result, code};
+use crate::session::sql_mode;
 use crate::storage::StorageError;
 use crate::storage::lock::LockMode;
 use crate::storage::schema::{ColumnDef, ColumnDefault};
@@ -107,7 +108,46 @@ fn store_value(
     single_row: bool,
     cx: &mut ExecCx,
 ) -> Result<Value> {
-    let v = convert::store(v, &col.ty, &col.name, row_no, strict, &mut cx.env.ctx.diag)?;
+    let original = matches!(
+        col.ty,
+        SqlType::Date | SqlType::DateTime { .. } | SqlType::Timestamp { .. }
+    )
+    .then(|| v.clone());
+    let mut v = convert::store(v, &col.ty, &col.name, row_no, strict, &mut cx.env.ctx.diag)?;
+    if let (Some(orig), Value::Date(d) | Value::DateTime(d)) = (original, &v) {
+        // sql_mode NO_ZERO_DATE / NO_ZERO_IN_DATE: an error in strict mode, else the zero
+        // date with a warning.
+        let mode = cx.env.ctx.sql_mode;
+        let all_zero = d.year == 0 && d.month == 0 && d.day == 0;
+        let bad = if all_zero {
+            mode & sql_mode::NO_ZERO_DATE != 0 && !orig.is_null()
+        } else {
+            mode & sql_mode::NO_ZERO_IN_DATE != 0 && (d.month == 0 || d.day == 0)
+        };
+        if bad {
+            let kind = if matches!(col.ty, SqlType::Date) {
+                "date"
+            } else {
+                "datetime"
+            };
+            let mut text = Vec::new();
+            convert::to_text(&orig, &SqlType::varchar(64), &mut text);
+            let msg = format!(
+                "Incorrect {kind} value: '{}' for column '{}' at row {row_no}",
+                String::from_utf8_lossy(&text),
+                col.name
+            );
+            if strict {
+                return Err(MyError::new(code::ER_TRUNCATED_WRONG_VALUE, msg));
+            }
+            cx.env.ctx.diag.warn(code::ER_TRUNCATED_WRONG_VALUE, msg);
+            v = if matches!(col.ty, SqlType::Date) {
+                Value::Date(DateTime::ZERO)
+            } else {
+                Value::DateTime(DateTime::ZERO)
+            };
+        }
+    }
     if v.is_null() && !col.nullable {
         if strict || single_row {
             return Err(MyError::new(
@@ -177,6 +217,7 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         }
     };
     let single_row = source_rows.len() == 1;
+    let source_count = source_rows.len() as u64;
     let mut res = WriteResult::default();
     let mut dups = 0u64;
     for (n, vals) in source_rows.into_iter().enumerate() {
@@ -241,20 +282,16 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         let row: Row = Arc::from(row);
         insert_one(plan, table, row, cx, &mut res, &mut dups)?;
     }
-    if plan.ignore
-        || !matches!(plan.source, InsertSource::Values(ref r) if r.len() == 1)
-        || dups > 0
-    {
-        let n = match &plan.source {
-            InsertSource::Values(r) => r.len() as u64,
-            _ => res.affected + dups,
-        };
-        if n > 1 || dups > 0 || plan.ignore {
-            res.info = Some(format!(
-                "Records: {n}  Duplicates: {dups}  Warnings: {}",
-                cx.env.ctx.diag.warning_count()
-            ));
-        }
+    // MySQL reports the counts for multi-row and INSERT … SELECT statements only.
+    let n = match &plan.source {
+        InsertSource::Values(r) => r.len() as u64,
+        InsertSource::Select(_) => source_count,
+    };
+    if !matches!(plan.source, InsertSource::Values(ref r) if r.len() == 1) {
+        res.info = Some(format!(
+            "Records: {n}  Duplicates: {dups}  Warnings: {}",
+            cx.env.ctx.diag.warning_count()
+        ));
     }
     Ok(res)
 }
@@ -271,9 +308,16 @@ fn insert_one(
     dups: &mut u64,
 ) -> XResult<()> {
     let mut attempts = 0;
+    let mut replaced = false;
     loop {
         attempts += 1;
+        let mark = txn(cx)?.writes.len();
         let r = table.insert(txn(cx)?, row.clone());
+        if r.is_err() {
+            // A duplicate on a secondary index is found after the primary entry went in:
+            // take this row's partial insert back before IGNORE/ODKU/REPLACE go on.
+            undo_row(cx, mark);
+        }
         match r {
             Ok(_) => {
                 res.affected += 1;
@@ -296,6 +340,10 @@ fn insert_one(
                     }
                     if table.delete(t, &existing).map_err(storage_err)?.is_some() {
                         res.affected += 1;
+                        if !replaced {
+                            replaced = true;
+                            *dups += 1;
+                        }
                     }
                     continue;
                 }
@@ -313,6 +361,14 @@ fn insert_one(
             }
             Err(e) => return Err(storage_err(e)),
         }
+    }
+}
+
+/// Undo this statement's changes after write number `mark` (a row-level savepoint).
+fn undo_row(cx: &mut ExecCx, mark: usize) {
+    let server = cx.env.ctx.server.clone();
+    if let Some(t) = cx.txn.as_deref_mut() {
+        server.storage.rollback_to(t, mark);
     }
 }
 

@@ -511,6 +511,17 @@ fn for_each_visible(
             ranges,
             reverse,
         } => {
+            // Point lookup on the whole primary key: one `get`, no range iterator.
+            match exact_primary_key(table, *index, ranges, tuple, cx)? {
+                Some(Some(key)) => {
+                    if let Some(slot) = table.get(&key) {
+                        return visit(&slot, None, tuple, cx);
+                    }
+                    return Ok(Flow::Continue);
+                }
+                Some(None) => return Ok(Flow::Continue),
+                None => {}
+            }
             let br = byte_ranges(table, *index, ranges, tuple, cx)?;
             let br = br.unwrap_or_else(|| vec![(Bound::Unbounded, Bound::Unbounded)]);
             let order: Vec<&ByteRange> = if *reverse {
@@ -1146,15 +1157,15 @@ fn produce(
     Ok(())
 }
 
-/// Evaluate a subquery inside an expression (uncorrelated: once per statement).
-pub fn eval_subquery(sq: &Arc<SubqueryExpr>, _rows: &[Row], env: &mut Env) -> Result<Value> {
-    let key = Arc::as_ptr(sq) as usize;
-    if let Some(v) = env.ctx.subquery_cache.get(&key) {
-        return Ok(v.clone());
-    }
+/// Run a subquery's plan and collect its rows. A correlated one sees `rows` (the enclosing
+/// block's current row) through `Expr::OuterCol`.
+fn run_subquery(sq: &SubqueryExpr, rows: &[Row], env: &mut Env) -> Result<Vec<Vec<Value>>> {
     let view = env.ctx.stmt_view;
     let mut sink = VecSink::default();
-    {
+    if sq.correlated {
+        env.ctx.outer_rows.push(rows.to_vec());
+    }
+    let r = {
         let mut cx = ExecCx {
             env: Env {
                 params: env.params,
@@ -1164,28 +1175,68 @@ pub fn eval_subquery(sq: &Arc<SubqueryExpr>, _rows: &[Row], env: &mut Env) -> Re
             view,
             rows_examined: 0,
         };
-        match run_select(&sq.plan, &mut cx, &mut sink) {
-            Ok(_) => {}
-            Err(ExecError::Sql(e)) => return Err(e),
-            Err(ExecError::Wait(_)) => return Err(MyError::internal("subquery needed a lock")),
+        run_select(&sq.plan, &mut cx, &mut sink)
+    };
+    if sq.correlated {
+        env.ctx.outer_rows.pop();
+    }
+    match r {
+        Ok(_) => Ok(sink.rows),
+        Err(ExecError::Sql(e)) => Err(e),
+        Err(ExecError::Wait(_)) => Err(MyError::internal("subquery needed a lock")),
+    }
+}
+
+/// Evaluate a scalar or EXISTS subquery (uncorrelated: once per statement).
+pub fn eval_subquery(sq: &Arc<SubqueryExpr>, rows: &[Row], env: &mut Env) -> Result<Value> {
+    let key = Arc::as_ptr(sq) as usize;
+    if !sq.correlated {
+        if let Some(v) = env.ctx.subquery_cache.get(&key) {
+            return Ok(v.clone());
         }
     }
+    let result = run_subquery(sq, rows, env)?;
     let v = match sq.kind {
-        SubqueryKind::Exists => Value::bool(!sink.rows.is_empty()),
-        SubqueryKind::Scalar => {
-            if sink.rows.len() > 1 {
+        SubqueryKind::Exists => Value::bool(!result.is_empty()),
+        SubqueryKind::Scalar | SubqueryKind::In => {
+            if result.len() > 1 {
                 return Err(MyError::new(
                     code::ER_SUBQUERY_NO_1_ROW,
                     "Subquery returns more than 1 row",
                 ));
             }
-            sink.rows
+            result
                 .into_iter()
                 .next()
                 .and_then(|r| r.into_iter().next())
                 .unwrap_or(Value::Null)
         }
     };
-    env.ctx.subquery_cache.insert(key, v.clone());
+    if !sq.correlated {
+        env.ctx.subquery_cache.insert(key, v.clone());
+    }
     Ok(v)
+}
+
+/// The values of a one-column subquery, for `IN` (uncorrelated: once per statement).
+pub fn subquery_values(
+    sq: &Arc<SubqueryExpr>,
+    rows: &[Row],
+    env: &mut Env,
+) -> Result<Arc<[Value]>> {
+    let key = Arc::as_ptr(sq) as usize;
+    if !sq.correlated {
+        if let Some(v) = env.ctx.subquery_sets.get(&key) {
+            return Ok(v.clone());
+        }
+    }
+    let result = run_subquery(sq, rows, env)?;
+    let set: Arc<[Value]> = result
+        .into_iter()
+        .map(|r| r.into_iter().next().unwrap_or(Value::Null))
+        .collect();
+    if !sq.correlated {
+        env.ctx.subquery_sets.insert(key, set.clone());
+    }
+    Ok(set)
 }

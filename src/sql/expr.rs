@@ -150,6 +150,20 @@ pub enum Expr {
     },
     /// A scalar subquery or EXISTS, evaluated by the executor (uncorrelated: cached).
     Subquery(Arc<super::plan::SubqueryExpr>),
+    /// `e [NOT] IN (SELECT …)` (one column).
+    InSubquery {
+        e: Box<Expr>,
+        sub: Arc<super::plan::SubqueryExpr>,
+        negated: bool,
+        coll: Collation,
+    },
+    /// A column of an enclosing query block's current row (correlated subqueries):
+    /// `depth` blocks out (1 = the immediately enclosing one).
+    OuterCol {
+        depth: u16,
+        src: u16,
+        col: u16,
+    },
 }
 
 /// What evaluation needs besides the row: parameters and the session.
@@ -184,7 +198,7 @@ impl Expr {
             if let Expr::Col { src, .. } = e {
                 max = Some(max.map_or(*src as usize, |m: usize| m.max(*src as usize)));
             }
-            if let Expr::Subquery(s) = e {
+            if let Expr::Subquery(s) | Expr::InSubquery { sub: s, .. } = e {
                 if let Some(m) = s.outer_max_source {
                     max = Some(max.map_or(m, |x: usize| x.max(m)));
                 }
@@ -197,7 +211,11 @@ impl Expr {
     pub fn is_key_constant(&self) -> bool {
         let mut ok = true;
         self.walk(&mut |e| match e {
-            Expr::Col { .. } | Expr::SetUserVar(..) | Expr::Subquery(_) => ok = false,
+            Expr::Col { .. }
+            | Expr::SetUserVar(..)
+            | Expr::Subquery(_)
+            | Expr::InSubquery { .. }
+            | Expr::OuterCol { .. } => ok = false,
             Expr::Func(f, _) if !f.is_deterministic_in_statement() => ok = false,
             _ => {}
         });
@@ -212,8 +230,10 @@ impl Expr {
             | Expr::Param(_)
             | Expr::Col { .. }
             | Expr::UserVar(_)
-            | Expr::SysVar { .. } => {}
+            | Expr::SysVar { .. }
+            | Expr::OuterCol { .. } => {}
             Expr::Subquery(_) => {}
+            Expr::InSubquery { e, .. } => e.walk(f),
             Expr::Neg(e)
             | Expr::BitNot(e)
             | Expr::Not(e)
@@ -283,7 +303,9 @@ impl Expr {
             | Expr::Param(_)
             | Expr::UserVar(_)
             | Expr::SysVar { .. }
+            | Expr::OuterCol { .. }
             | Expr::Subquery(_) => {}
+            Expr::InSubquery { e, .. } => e.map_cols(f),
             Expr::Neg(e)
             | Expr::BitNot(e)
             | Expr::Not(e)
@@ -606,6 +628,46 @@ impl Expr {
             }
             Expr::SysVar { id, scope } => env.ctx.sysvar_value(*id, *scope)?,
             Expr::Subquery(sq) => super::exec::eval_subquery(sq, rows, env)?,
+            Expr::InSubquery {
+                e,
+                sub,
+                negated,
+                coll,
+            } => {
+                let x = e.eval(rows, env)?;
+                let set = super::exec::subquery_values(sub, rows, env)?;
+                // MySQL: anything IN an empty set is false, even NULL.
+                if set.is_empty() {
+                    return Ok(Value::bool(*negated));
+                }
+                if x.is_null() {
+                    return Ok(Value::Null);
+                }
+                let mut saw_null = false;
+                for y in set.iter() {
+                    match compare::compare(&x, y, *coll) {
+                        Some(Ordering::Equal) => return Ok(Value::bool(!negated)),
+                        Some(_) => {}
+                        None => saw_null = true,
+                    }
+                }
+                if saw_null {
+                    Value::Null
+                } else {
+                    Value::bool(*negated)
+                }
+            }
+            Expr::OuterCol { depth, src, col } => {
+                let outer = &env.ctx.outer_rows;
+                outer
+                    .len()
+                    .checked_sub(*depth as usize)
+                    .and_then(|i| outer.get(i))
+                    .and_then(|t| t.get(*src as usize))
+                    .and_then(|r| r.get(*col as usize))
+                    .cloned()
+                    .ok_or_else(|| MyError::internal("outer column out of reach"))?
+            }
         })
     }
 

@@ -22,6 +22,7 @@
 pub mod access;
 pub mod admin;
 pub mod bind;
+pub mod builtins;
 pub mod cache;
 pub mod collation;
 pub mod compare;

@@ -43,7 +43,7 @@ pub fn number_placeholders(text: &str) -> (String, usize) {
 }
 
 /// Byte offset of a 1-based (line, column) location in `text`.
-fn offset_of(text: &str, line: u64, col: u64) -> usize {
+pub fn offset_of(text: &str, line: u64, col: u64) -> usize {
     let mut off = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i as u64 + 1 == line {
@@ -67,7 +67,7 @@ fn rewrite(text: &str) -> String {
             .windows(w.len())
             .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
     };
-    if !(upper_has("LOCK") || text.contains(":=") || upper_has("MOD")) {
+    if !(upper_has("LOCK") || text.contains(":=") || upper_has("MOD") || upper_has("KEY")) {
         return text.to_string();
     }
     let opts = LexOptions::default();
@@ -83,6 +83,10 @@ fn rewrite(text: &str) -> String {
     for i in 0..toks.len() {
         if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {
             edits.push((toks[i].start, toks[i + 3].end, "FOR SHARE"));
+        }
+        // ALTER TABLE … DROP KEY k: MySQL's synonym of DROP INDEX.
+        if word(i, "DROP") && word(i + 1, "KEY") && word(0, "ALTER") {
+            edits.push((toks[i + 1].start, toks[i + 1].end, "INDEX"));
         }
         if is_set && toks[i].is_op(text, ":=") {
             edits.push((toks[i].start, toks[i].end, "="));

@@ -174,6 +174,8 @@ pub struct SelectPlan {
     pub types: Vec<SqlType>,
     /// UNION [ALL] branches appended to this block's output (bool: ALL).
     pub unions: Vec<(SelectPlan, bool)>,
+    /// `SELECT … INTO @a, @b`: the user variables the single result row goes to.
+    pub into_vars: Vec<String>,
     /// Does some access path use an index (for `Select_scan`-style accounting and the slow
     /// log's `log_queries_not_using_indexes`)?
     pub uses_index: bool,
@@ -183,6 +185,8 @@ pub struct SelectPlan {
 pub enum SubqueryKind {
     Scalar,
     Exists,
+    /// The value set of `x IN (SELECT …)`.
+    In,
 }
 
 /// A subquery inside an expression. Uncorrelated subqueries are evaluated once per
@@ -190,7 +194,10 @@ pub enum SubqueryKind {
 pub struct SubqueryExpr {
     pub plan: SelectPlan,
     pub kind: SubqueryKind,
+    /// The highest source of the immediately enclosing block it reads (join placement).
     pub outer_max_source: Option<usize>,
+    /// Reads an enclosing block's row: evaluated per outer row, never cached.
+    pub correlated: bool,
 }
 
 impl std::fmt::Debug for SubqueryExpr {

@@ -185,10 +185,13 @@ impl Planner<'_> {
                 .map(|a| a.row_alias.to_string())
                 .unwrap_or_else(|| NEW_ROW_ALIAS.to_string());
             let mut existing = Self::scope_of(&table, def.name.as_str());
-            let new_row = Self::scope_of(&table, &new_alias);
-            existing
+            let mut new_row = Self::scope_of(&table, &new_alias)
                 .sources
-                .push(new_row.sources.into_iter().next().expect("one source"));
+                .into_iter()
+                .next()
+                .expect("one source");
+            new_row.qualified_only = true;
+            existing.sources.push(new_row);
             let mut b = Binder::new(&existing, params);
             b.planner = Some(self);
             for a in assignments {
@@ -219,6 +222,8 @@ impl Planner<'_> {
         let db = table.def.db.clone();
         let mut s = Scope::default();
         s.sources.push(super::bind::ScopeSource {
+            qualified_only: false,
+            pk: Vec::new(),
             alias: alias.to_string(),
             db,
             table: table.name().to_string(),

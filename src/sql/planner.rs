@@ -25,7 +25,7 @@ use crate::storage::lock::LockMode;
 use crate::storage::table::Table;
 use mysql_common::constants::ColumnFlags;
 use sqlparser::ast;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 pub struct Planner<'a> {
@@ -34,9 +34,21 @@ pub struct Planner<'a> {
     /// The statement text that was parsed (select-list items are named after it).
     pub text: &'a str,
     pub param_count: Cell<usize>,
+    /// The session's `collation_connection`: the collation of string literals.
+    pub conn_coll: super::types::Collation,
     /// Set when the plan reads data fixed at plan time (information_schema snapshots): such
     /// plans must not be cached.
     pub uncacheable: Cell<bool>,
+    /// sql_mode ONLY_FULL_GROUP_BY: reject select-list columns that are neither grouped
+    /// nor functionally dependent on the grouped columns.
+    pub only_full_group_by: bool,
+    /// Scopes of the query blocks enclosing the subquery being planned (innermost last),
+    /// for correlated column references.
+    pub outer: RefCell<Vec<Scope>>,
+    /// Per enclosing scope: the highest source a correlated reference read.
+    pub outer_max_src: RefCell<Vec<Option<usize>>>,
+    /// The lowest `outer` index referenced since it was last reset (usize::MAX: none).
+    pub outer_min_ref: Cell<usize>,
 }
 
 /// Metadata flags of a table column, as column definitions report them.
@@ -104,7 +116,12 @@ impl<'a> Planner<'a> {
             db,
             text,
             param_count: Cell::new(0),
+            conn_coll: super::types::Collation::DEFAULT,
             uncacheable: Cell::new(false),
+            only_full_group_by: false,
+            outer: RefCell::new(Vec::new()),
+            outer_max_src: RefCell::new(Vec::new()),
+            outer_min_ref: Cell::new(usize::MAX),
         }
     }
 
@@ -119,19 +136,22 @@ impl<'a> Planner<'a> {
             Some(d) => d,
             None => return Err(MyError::no_db()),
         };
+        // A missing database is reported as a missing table, as MySQL does.
         match self.storage.catalog.table(&db, &t) {
             Some(table) => Ok((db, table)),
-            None => {
-                if self.storage.catalog.database(&db).is_none() {
-                    return Err(MyError::bad_db(&db));
-                }
-                Err(MyError::no_such_table(&db, &t))
-            }
+            None => Err(MyError::no_such_table(&db, &t)),
         }
     }
 
     fn table_scope(db: &str, alias: &str, table: &Table) -> ScopeSource {
         ScopeSource {
+            qualified_only: false,
+            pk: table
+                .def
+                .primary
+                .as_ref()
+                .map(|p| p.columns.iter().map(|c| c.col).collect())
+                .unwrap_or_default(),
             alias: alias.to_string(),
             db: db.to_string(),
             table: table.name().to_string(),
@@ -236,7 +256,26 @@ impl<'a> Planner<'a> {
                         "Every derived table must have its own alias",
                     )
                 })?;
-                let plan = self.plan_query(subquery, params, None)?;
+                // A derived table cannot see the enclosing blocks' columns (no LATERAL).
+                let outer = self.outer.take();
+                let outer_max = self.outer_max_src.take();
+                let min_ref = self.outer_min_ref.replace(usize::MAX);
+                let planned = self.plan_query(subquery, params, None);
+                *self.outer.borrow_mut() = outer;
+                *self.outer_max_src.borrow_mut() = outer_max;
+                self.outer_min_ref.set(min_ref);
+                let plan = planned?;
+                for (i, m) in plan.columns.iter().enumerate() {
+                    if plan.columns[..i]
+                        .iter()
+                        .any(|o| o.name.eq_ignore_ascii_case(&m.name))
+                    {
+                        return Err(MyError::new(
+                            code::ER_DUP_FIELDNAME,
+                            format!("Duplicate column name '{}'", m.name),
+                        ));
+                    }
+                }
                 let columns = plan
                     .columns
                     .iter()
@@ -259,6 +298,8 @@ impl<'a> Planner<'a> {
                         filter: None,
                     },
                     scope: ScopeSource {
+                        qualified_only: false,
+                        pk: Vec::new(),
                         alias,
                         db: String::new(),
                         table: String::new(),
@@ -409,16 +450,107 @@ impl<'a> Planner<'a> {
                     ));
                 }
                 first.unions.push((second, all));
-                if q.order_by.is_some() {
-                    return Err(MyError::not_supported("ORDER BY on a UNION"));
+                if q.order_by.is_none() && limit.is_none() && offset.is_none() {
+                    return Ok(first);
                 }
-                first.limit = limit;
-                first.offset = offset;
-                Ok(first)
+                self.wrap_union(first, q.order_by.as_ref(), limit, offset, params)
             }
             ast::SetExpr::Values(_) => Err(MyError::not_supported("VALUES as a query")),
             other => Err(MyError::not_supported(format!("{other}"))),
         }
+    }
+
+    /// ORDER BY / LIMIT of a UNION apply to its result: plan it as a derived table and sort
+    /// that, resolving ORDER BY against the result's column names (or positions).
+    fn wrap_union(
+        &self,
+        union: SelectPlan,
+        order_by: Option<&ast::OrderBy>,
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+        params: &[ParamInfo],
+    ) -> Result<SelectPlan> {
+        let columns = union.columns.clone();
+        let types = union.types.clone();
+        let width = columns.len();
+        let scope = Scope {
+            sources: vec![ScopeSource {
+                qualified_only: false,
+                pk: Vec::new(),
+                alias: String::new(),
+                db: String::new(),
+                table: String::new(),
+                columns: columns
+                    .iter()
+                    .zip(&types)
+                    .map(|(m, t)| ScopeCol {
+                        name: m.name.clone(),
+                        ty: t.clone(),
+                        nullable: true,
+                        flags: 0,
+                    })
+                    .collect(),
+            }],
+        };
+        let mut order = Vec::new();
+        if let Some(ob) = order_by {
+            let mut b = Binder::new(&scope, params);
+            b.planner = Some(self);
+            b.context = "order clause";
+            let ast::OrderByKind::Expressions(exprs) = &ob.kind else {
+                return Err(MyError::not_supported("ORDER BY ALL"));
+            };
+            for o in exprs {
+                let desc = o.options.sort == Some(ast::OrderBySort::Desc);
+                let (expr, ty) = match &o.expr {
+                    ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                        let ast::Value::Number(n, _) = &v.value else {
+                            unreachable!("matched above")
+                        };
+                        let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
+                        if pos == 0 || pos > width {
+                            return Err(MyError::bad_field(n, "order clause"));
+                        }
+                        (Expr::col(0, pos - 1), types[pos - 1].clone())
+                    }
+                    other => {
+                        let t = b.bind(other)?;
+                        (t.expr, t.ty)
+                    }
+                };
+                order.push(SortKey {
+                    expr,
+                    desc,
+                    coll: ty.collation(),
+                });
+            }
+            self.note_params(&b);
+        }
+        Ok(SelectPlan {
+            sources: vec![Source {
+                kind: SourceKind::Derived(Box::new(union)),
+                alias: String::new(),
+                width,
+                join: JoinKind::Inner,
+                on: None,
+                filter: None,
+            }],
+            filter: None,
+            agg: None,
+            having: None,
+            project: (0..width).map(|c| Expr::col(0, c)).collect(),
+            order,
+            order_satisfied: false,
+            distinct: false,
+            limit,
+            offset,
+            lock: None,
+            columns,
+            types,
+            unions: Vec::new(),
+            into_vars: Vec::new(),
+            uses_index: false,
+        })
     }
 
     fn plan_set_expr(&self, e: &ast::SetExpr, params: &[ParamInfo]) -> Result<SelectPlan> {
@@ -490,14 +622,44 @@ impl<'a> Planner<'a> {
         lock: Option<LockClause>,
         params: &[ParamInfo],
     ) -> Result<SelectPlan> {
-        if sel.into.is_some() {
-            return Err(MyError::not_supported("SELECT … INTO"));
+        let mut into_vars = Vec::new();
+        if let Some(into) = &sel.into {
+            if into.table || into.temporary {
+                return Err(MyError::not_supported("SELECT … INTO a table"));
+            }
+            for t in &into.targets {
+                match t {
+                    ast::Expr::Identifier(i)
+                        if i.quote_style.is_none()
+                            && i.value.starts_with('@')
+                            && !i.value.starts_with("@@") =>
+                    {
+                        into_vars.push(i.value[1..].to_ascii_lowercase())
+                    }
+                    _ => {
+                        return Err(MyError::not_supported(
+                            "SELECT … INTO other than user variables",
+                        ));
+                    }
+                }
+            }
         }
         if !sel.lateral_views.is_empty() || sel.qualify.is_some() || !sel.named_window.is_empty() {
             return Err(MyError::not_supported("this SELECT syntax"));
         }
         // Sources.
-        let mut items = self.from_clause(&sel.from, params)?;
+        // FROM DUAL is no table at all.
+        let from: Vec<ast::TableWithJoins> = sel
+            .from
+            .iter()
+            .filter(|t| {
+                !(t.joins.is_empty()
+                    && matches!(&t.relation, ast::TableFactor::Table { name, alias: None, .. }
+                        if name.0.len() == 1 && name.0[0].as_ident().is_some_and(|i| i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DUAL"))))
+            })
+            .cloned()
+            .collect();
+        let mut items = self.from_clause(&from, params)?;
         let scope = Scope {
             sources: items.iter().map(|i| i.scope.clone()).collect(),
         };
@@ -588,6 +750,7 @@ impl<'a> Planner<'a> {
         };
         b.agg = agg_ctx;
         b.allow_agg = is_agg;
+        b.only_full_group_by = self.only_full_group_by;
         b.planner = Some(self);
         b.forbid_literal_params = true;
 
@@ -596,6 +759,7 @@ impl<'a> Planner<'a> {
         let mut columns = Vec::new();
         let mut types = Vec::new();
         for (pi, item) in sel.projection.iter().enumerate() {
+            b.item_no = pi + 1;
             match item {
                 ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
                     let only = match item {
@@ -624,11 +788,7 @@ impl<'a> Planner<'a> {
                                     ast::Ident::new(&c.name),
                                 ]))?
                             } else {
-                                Typed {
-                                    expr: Expr::col(si, ci),
-                                    ty: c.ty.clone(),
-                                    nullable: c.nullable,
-                                }
+                                Typed::new(Expr::col(si, ci), c.ty.clone(), c.nullable)
                             };
                             columns.push(self.column_meta(&scope, si, ci, &c.name));
                             types.push(t.ty);
@@ -651,9 +811,9 @@ impl<'a> Planner<'a> {
                         ast::SelectItem::ExprWithAlias { alias, .. } => Some(ident(alias)),
                         _ => None,
                     };
-                    b.forbid_literal_params = alias.is_none();
+                    // A lifted literal here would fix the column's type (and, unaliased,
+                    // its name) to the first execution's value: plan with the literals.
                     let t = b.bind(e)?;
-                    b.forbid_literal_params = true;
                     let mut meta = match (&t.expr, e) {
                         (
                             Expr::Col { src, col },
@@ -719,6 +879,7 @@ impl<'a> Planner<'a> {
         let having = match &sel.having {
             Some(h) => {
                 b.context = "having clause";
+                b.item_no = 1;
                 let t = b.bind(h)?;
                 Some(t.expr)
             }
@@ -731,7 +892,8 @@ impl<'a> Planner<'a> {
             b.context = "order clause";
             match &ob.kind {
                 ast::OrderByKind::Expressions(exprs) => {
-                    for o in exprs {
+                    for (oi, o) in exprs.iter().enumerate() {
+                        b.item_no = oi + 1;
                         let desc = o.options.sort == Some(ast::OrderBySort::Desc);
                         // Positional: ORDER BY 2
                         let t = match &o.expr {
@@ -741,11 +903,11 @@ impl<'a> Planner<'a> {
                                     if pos == 0 || pos > project.len() {
                                         return Err(MyError::bad_field(n, "order clause"));
                                     }
-                                    Typed {
-                                        expr: project[pos - 1].clone(),
-                                        ty: types[pos - 1].clone(),
-                                        nullable: true,
-                                    }
+                                    Typed::new(
+                                        project[pos - 1].clone(),
+                                        types[pos - 1].clone(),
+                                        true,
+                                    )
                                 }
                                 _ => b.bind(&o.expr)?,
                             },
@@ -836,8 +998,15 @@ impl<'a> Planner<'a> {
             columns,
             types,
             unions: Vec::new(),
+            into_vars,
             uses_index,
         };
+        if !plan.into_vars.is_empty() && plan.into_vars.len() != plan.columns.len() {
+            return Err(MyError::new(
+                code::ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
+                "The used SELECT statements have a different number of columns",
+            ));
+        }
         if matches!(sel.distinct, Some(ast::Distinct::On(_))) {
             return Err(MyError::not_supported("DISTINCT ON"));
         }
@@ -1092,6 +1261,7 @@ impl SelectPlan {
             columns,
             types,
             unions: Vec::new(),
+            into_vars: Vec::new(),
             uses_index: false,
         }
     }

@@ -47,24 +47,41 @@ fn result(
     filter: &Filter,
     like_col: usize,
 ) -> XResult<Outcome> {
+    result_with(
+        ctx,
+        cols,
+        rows,
+        filter,
+        like_col,
+        Collation::Utf8mb4GeneralCi,
+    )
+}
+
+/// Like [`result`], with the collation LIKE matches under (database and table names are
+/// case-sensitive: `lower_case_table_names=0`).
+fn result_with(
+    ctx: &mut Ctx,
+    cols: Vec<(ColumnMeta, SqlType)>,
+    rows: Vec<Vec<Value>>,
+    filter: &Filter,
+    like_col: usize,
+    like_coll: Collation,
+) -> XResult<Outcome> {
     let (columns, types): (Vec<ColumnMeta>, Vec<SqlType>) = cols.into_iter().unzip();
     let rows: Vec<Vec<Value>> = match filter {
         Filter::None => rows,
         Filter::Like(p) => rows
             .into_iter()
             .filter(|r| match r.get(like_col) {
-                Some(v) => collation::like(
-                    &convert::to_bytes(v),
-                    p.as_bytes(),
-                    b'\\',
-                    Collation::Utf8mb4GeneralCi,
-                ),
+                Some(v) => collation::like(&convert::to_bytes(v), p.as_bytes(), b'\\', like_coll),
                 None => false,
             })
             .collect(),
         Filter::Where(e) => {
             let scope = Scope {
                 sources: vec![ScopeSource {
+                    qualified_only: false,
+                    pk: Vec::new(),
                     alias: String::new(),
                     db: String::new(),
                     table: String::new(),
@@ -118,7 +135,10 @@ pub fn resolve_db(ctx: &Ctx, db: Option<&str>) -> Result<String> {
 }
 
 pub fn resolve_table(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Table>> {
-    let d = resolve_db(ctx, db)?;
+    let d = match db.map(str::to_string).or_else(|| ctx.db.clone()) {
+        Some(d) => d,
+        None => return Err(MyError::no_db()),
+    };
     ctx.server
         .storage
         .catalog
@@ -367,7 +387,18 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                 .into_iter()
                 .map(|d| vec![Value::from_string(d)])
                 .collect();
-            result(ctx, vec![vc("Database", 64)], rows, filter, 0)
+            let header = match filter {
+                Filter::Like(p) => format!("Database ({p})"),
+                _ => "Database".to_string(),
+            };
+            result_with(
+                ctx,
+                vec![vc(&header, 64)],
+                rows,
+                filter,
+                0,
+                Collation::Binary,
+            )
         }
         Show::Tables { full, db, filter } => {
             let d = resolve_db(ctx, db.as_deref())?;
@@ -378,7 +409,11 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                 .database(&d)
                 .map(|x| x.table_names())
                 .unwrap_or_default();
-            let mut cols = vec![vc(&format!("Tables_in_{d}"), 64)];
+            let header = match filter {
+                Filter::Like(p) => format!("Tables_in_{d} ({p})"),
+                _ => format!("Tables_in_{d}"),
+            };
+            let mut cols = vec![vc(&header, 64)];
             if *full {
                 cols.push(vc("Table_type", 64));
             }
@@ -392,7 +427,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                     r
                 })
                 .collect();
-            result(ctx, cols, rows, filter, 0)
+            result_with(ctx, cols, rows, filter, 0, Collation::Binary)
         }
         Show::TableStatus { db, filter } => {
             let d = resolve_db(ctx, db.as_deref())?;

@@ -45,7 +45,8 @@ pub fn eval_const(ctx: &mut Ctx, e: &ast::Expr) -> Result<Value> {
     let scope = Scope::default();
     let storage = ctx.server.storage.clone();
     let db = ctx.db.clone();
-    let planner = Planner::new(&storage, db.as_deref(), "");
+    let mut planner = Planner::new(&storage, db.as_deref(), "");
+    planner.conn_coll = ctx.conn_coll;
     let mut b = Binder::new(&scope, &[]);
     b.planner = Some(&planner);
     let t = b.bind(e)?;

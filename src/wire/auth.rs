@@ -1378,6 +1378,7 @@ mod tests {
             client_host: "127.0.0.1".into(),
             db: None,
             capabilities: SERVER_CAPABILITIES,
+            ext_capabilities: 0,
             collation_id: 45,
             max_packet: 1 << 24,
             attrs: vec![],

@@ -703,9 +703,15 @@ pub(crate) mod tests {
         let mut c = Cursor::new(p);
         c.skip(1 + 13 + 4 + 8 + 1 + 2 + 1 + 2 + 2).unwrap();
         assert_eq!(c.u8().unwrap(), 21);
-        assert_eq!(c.bytes(10).unwrap(), &[0; 10]);
+        assert_eq!(c.bytes(6).unwrap(), &[0; 6]);
+        assert_eq!(
+            c.u32().unwrap(),
+            SERVER_EXT_CAPABILITIES,
+            "MariaDB extended capabilities"
+        );
         assert_eq!(c.bytes(13).unwrap(), b"ijklmnopqrst\0");
-        assert!(SERVER_CAPABILITIES.contains(CapabilityFlags::CLIENT_LONG_PASSWORD));
+        // Bit 0 is MariaDB's CLIENT_MYSQL: clear, so MariaDB clients read the extended bits.
+        assert!(!SERVER_CAPABILITIES.contains(CapabilityFlags::CLIENT_LONG_PASSWORD));
         assert!(!SERVER_CAPABILITIES.contains(CapabilityFlags::CLIENT_SSL));
         assert!(!SERVER_CAPABILITIES.contains(CapabilityFlags::CLIENT_COMPRESS));
         assert!(!SERVER_CAPABILITIES.contains(CapabilityFlags::CLIENT_SESSION_TRACK));
