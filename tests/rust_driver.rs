@@ -609,39 +609,3 @@ fn lost_connection_rolls_back() {
     assert_eq!(v, Some(1));
     server.assert_alive("after kills");
 }
-
-#[test]
-fn committed_data_survives_restart() {
-    // Durable commits (the MariaDB reference otherwise runs with flush_log_at_trx_commit=0).
-    let mut server = TestServer::start_with(&["--innodb-flush-log-at-trx-commit=1"]);
-    let mut conn = setup(&server, "durable");
-    conn.query_drop("CREATE TABLE d (id INT PRIMARY KEY, v VARCHAR(10))")
-        .expect("create");
-    conn.query_drop("INSERT INTO d VALUES (1, 'one'), (2, 'two')")
-        .expect("insert");
-    conn.query_drop("BEGIN").expect("begin");
-    conn.query_drop("INSERT INTO d VALUES (3, 'pending')")
-        .expect("insert");
-    drop(conn);
-
-    server.restart();
-    let mut conn = server.mysql_conn_db("durable");
-    let rows: Vec<(i32, String)> = conn
-        .query("SELECT id, v FROM d ORDER BY id")
-        .expect("select");
-    assert_eq!(
-        rows,
-        vec![(1, "one".into()), (2, "two".into())],
-        "after a clean restart"
-    );
-    conn.query_drop("INSERT INTO d VALUES (4, 'four')")
-        .expect("insert");
-    drop(conn);
-
-    // SIGKILL: every acknowledged commit must survive.
-    server.crash_restart();
-    let mut conn = server.mysql_conn_db("durable");
-    let ids: Vec<i32> = conn.query("SELECT id FROM d ORDER BY id").expect("select");
-    assert_eq!(ids, vec![1, 2, 4], "after a crash");
-    server.assert_alive("after restarts");
-}

@@ -147,6 +147,9 @@ struct Stmt {
     /// prepare response, or an execution): while unchanged they are not sent again
     /// (MARIADB_CLIENT_CACHE_METADATA).
     meta_sent: Option<usize>,
+    /// The plan for the parameter types of the last execution, when the result columns
+    /// depend on them (`Prepared::param_typed_columns`).
+    typed: Option<(Vec<SqlType>, Arc<Prepared>)>,
 }
 
 fn param_meta(n: usize) -> Vec<ColumnMeta> {
@@ -510,7 +513,7 @@ where
             com::QUERY => {
                 ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
                 let raw = proto::parse_com_query(payload);
-                let text = String::from_utf8_lossy(raw);
+                let text = lexer::decode_wire_text(raw);
                 // A NUL ends the query text (mysqlslap sends one).
                 let text: &str = match text.find('\0') {
                     Some(p) => &text[..p],
@@ -779,7 +782,7 @@ where
     fn prepare(&mut self, ctx: &mut Ctx, payload: &[u8]) {
         let caps = self.caps;
         let raw = proto::parse_com_query(payload);
-        let text = String::from_utf8_lossy(raw);
+        let text = lexer::decode_wire_text(raw);
         let text = match text.find('\0') {
             Some(p) => &text[..p],
             None => &text,
@@ -841,6 +844,7 @@ where
                         param_types: Vec::new(),
                         long_data: vec![None; param_count],
                         meta_sent: None,
+                        typed: None,
                     },
                 );
             }
@@ -886,7 +890,36 @@ where
                 }
             }
         }
-        let prepared = stmt.prepared.clone();
+        let mut prepared = stmt.prepared.clone();
+        if prepared.param_typed_columns {
+            let sig: Vec<SqlType> = exec
+                .params
+                .iter()
+                .map(crate::sql::bind::param_value_type)
+                .collect();
+            match &stmt.typed {
+                Some((s, p)) if *s == sig && p.catalog_version == prepared.catalog_version => {
+                    prepared = p.clone();
+                }
+                _ => {
+                    let params: Vec<_> = sig
+                        .iter()
+                        .map(|t| crate::sql::bind::ParamInfo::Typed(t.clone()))
+                        .collect();
+                    match ctx.plan_text(&stmt.numbered, &params, stmt.kind) {
+                        Ok(p) => {
+                            let p = Arc::new(p);
+                            stmt.typed = Some((sig, p.clone()));
+                            prepared = p;
+                        }
+                        Err(e) => {
+                            proto::write_my_error(&mut self.writer, caps, &e);
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
         let ptr = Arc::as_ptr(&prepared) as usize;
         let skip_metadata = prepared.is_select() && stmt.meta_sent == Some(ptr);
         stmt.meta_sent = prepared.is_select().then_some(ptr);

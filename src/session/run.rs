@@ -179,6 +179,7 @@ impl Ctx {
             types: types.into(),
             catalog_version: version,
             kind,
+            param_typed_columns: planner.param_typed_columns.get(),
         })
     }
 

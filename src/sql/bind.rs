@@ -136,6 +136,17 @@ pub enum ParamInfo {
     Literal(Value),
     /// A client parameter (type unknown until execution).
     Client,
+    /// A client parameter whose type an execution supplied (prepared statements whose result
+    /// columns depend on parameter types are re-planned with them, as MariaDB does).
+    Typed(SqlType),
+}
+
+/// The type a client parameter value stands for when planning with known types.
+pub fn param_value_type(v: &Value) -> SqlType {
+    match v {
+        Value::Bytes(_) => SqlType::varchar(255),
+        other => literal_type(other),
+    }
 }
 
 /// Why planning from the parameterised text is not possible; the caller plans the original
@@ -1065,8 +1076,10 @@ impl<'a> Binder<'a> {
                     .planner
                     .map(|p| p.conn_coll)
                     .unwrap_or(Collation::DEFAULT);
+                let mut bytes = s.as_bytes().to_vec();
+                super::lexer::unmap_raw_bytes(&mut bytes);
                 Typed::new(
-                    Expr::Const(Value::str(s)),
+                    Expr::Const(Value::from_vec(bytes)),
                     SqlType::VarChar { len: n, collation },
                     false,
                 )
@@ -1114,7 +1127,16 @@ impl<'a> Binder<'a> {
                         }
                         (literal_type(v), v.is_null())
                     }
-                    _ => (SqlType::varchar(255), true),
+                    Some(ParamInfo::Typed(t)) => (t.clone(), true),
+                    _ => {
+                        if self.forbid_literal_params {
+                            // The result columns depend on the parameter's type.
+                            if let Some(p) = self.planner {
+                                p.param_typed_columns.set(true);
+                            }
+                        }
+                        (SqlType::varchar(255), true)
+                    }
                 };
                 // String literals and parameters take the connection's collation.
                 let ty = match ty {

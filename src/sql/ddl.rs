@@ -762,16 +762,30 @@ fn column_def(
     } else {
         (None, None)
     };
-    let ty = column_type(&c.data_type, cs, coll, table_coll)?;
+    // SERIAL is BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE.
+    let serial = matches!(&c.data_type, ast::DataType::Custom(n, m)
+        if m.is_empty() && n.to_string().eq_ignore_ascii_case("serial"));
+    let ty = if serial {
+        SqlType::BIGINT_UNSIGNED
+    } else {
+        column_type(&c.data_type, cs, coll, table_coll)?
+    };
     let mut col = ColumnDef {
         name: name.clone(),
         ty,
-        nullable: true,
+        nullable: !serial,
         default: ColumnDefault::Null,
-        auto_increment: false,
+        auto_increment: serial,
         on_update_now: false,
         comment: String::new(),
     };
+    if serial {
+        pending.push(PendingIndex {
+            name: None,
+            kind: IndexKind::Unique,
+            columns: vec![(name.clone(), None, false)],
+        });
+    }
     let mut explicit_null = false;
     let mut default_expr = None;
     for o in &c.options {

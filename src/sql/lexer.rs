@@ -1137,6 +1137,88 @@ pub fn statement_kind(sql: &str, opts: &LexOptions) -> StatementKind {
     classify(sql, &head)
 }
 
+/// First code point of the private-use block that stands for raw bytes in statement text.
+const RAW_BYTE_BASE: u32 = 0xF700;
+
+fn raw_byte_char(b: u8) -> char {
+    char::from_u32(RAW_BYTE_BASE + u32::from(b)).unwrap_or('?')
+}
+
+fn is_raw_byte_char(c: char) -> bool {
+    (RAW_BYTE_BASE..RAW_BYTE_BASE + 256).contains(&(c as u32))
+}
+
+fn push_text_escaping_raw_range(out: &mut String, s: &str) {
+    for c in s.chars() {
+        if is_raw_byte_char(c) {
+            let mut buf = [0u8; 4];
+            for &b in c.encode_utf8(&mut buf).as_bytes() {
+                out.push(raw_byte_char(b));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+/// Statement text as the client sent it, as a `str` that loses nothing: clients put raw
+/// bytes in string literals (PyMySQL's `_binary'\xff…'`, mysqldump's BLOBs), which are not
+/// UTF-8. Each byte of an invalid sequence becomes a private-use character U+F7xx (and so
+/// does each byte of a genuine U+F700..U+F7FF character, so the mapping is reversible);
+/// [`unmap_raw_bytes`] turns a literal's bytes back. Valid text without such characters is
+/// borrowed as is.
+pub fn decode_wire_text(raw: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(s) = std::str::from_utf8(raw) {
+        if !raw.contains(&0xEF) || !s.chars().any(is_raw_byte_char) {
+            return std::borrow::Cow::Borrowed(s);
+        }
+    }
+    let mut out = String::with_capacity(raw.len() + 16);
+    let mut rest = raw;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                push_text_escaping_raw_range(&mut out, s);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                push_text_escaping_raw_range(&mut out, std::str::from_utf8(good).unwrap_or(""));
+                let n = e.error_len().unwrap_or(bad.len()).max(1).min(bad.len());
+                for &b in &bad[..n] {
+                    out.push(raw_byte_char(b));
+                }
+                rest = &bad[n..];
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Undo [`decode_wire_text`]'s mapping in a literal's bytes.
+pub fn unmap_raw_bytes(bytes: &mut Vec<u8>) {
+    // U+F700..U+F7FF is EF 9C 80 .. EF 9F BF in UTF-8.
+    if !bytes.contains(&0xEF) {
+        return;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes.get(i..i + 3) {
+            Some(&[0xEF, b1 @ 0x9C..=0x9F, b2 @ 0x80..=0xBF]) => {
+                let cp = 0xF000 | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+                out.push((cp - RAW_BYTE_BASE) as u8);
+                i += 3;
+            }
+            _ => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    *bytes = out;
+}
+
 /// Decodes the body of a quoted string (between the quotes) as MySQL does, appending the
 /// bytes to `out`: a doubled `quote` is one quote; with `backslash` escapes, `\0 \' \" \b \n
 /// \r \t \Z \\` are decoded, `\%` and `\_` keep the backslash, and any other `\c` is `c`.
@@ -1186,6 +1268,26 @@ pub(crate) fn unescape_into(body: &[u8], quote: u8, backslash: bool, out: &mut V
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn raw_bytes_survive_wire_text_decoding() {
+        let raw: &[u8] = b"SELECT _binary'\x00\xff\xfe', 'caf\xc3\xa9', '\xef\x9c\x80'";
+        let text = decode_wire_text(raw);
+        assert!(text.starts_with("SELECT _binary'"));
+        // Every byte between the quotes comes back, including a genuine U+F700.
+        let start = text.find('\'').unwrap_or(0) + 1;
+        let mut lit = text.as_bytes()[start..].to_vec();
+        unmap_raw_bytes(&mut lit);
+        assert_eq!(
+            lit,
+            b"\x00\xff\xfe', 'caf\xc3\xa9', '\xef\x9c\x80'".to_vec()
+        );
+        // Valid text is borrowed untouched.
+        assert!(matches!(
+            decode_wire_text(b"SELECT 1"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
     use super::*;
 
     fn kinds(sql: &str) -> Vec<(TokenKind, String)> {

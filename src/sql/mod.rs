@@ -74,6 +74,9 @@ pub struct Prepared {
     pub types: std::sync::Arc<[SqlType]>,
     pub catalog_version: u64,
     pub kind: lexer::StatementKind,
+    /// Planned with client parameters of unknown type in the result columns: executions
+    /// re-plan with the parameters' actual types.
+    pub param_typed_columns: bool,
 }
 
 impl Prepared {

@@ -504,6 +504,7 @@ impl Walk<'_, '_, '_> {
                         .unwrap_or_default();
                     unescape_into(body, quote, !self.opts.no_backslash_escapes, &mut bytes);
                 }
+                super::lexer::unmap_raw_bytes(&mut bytes);
                 Literal::Str(bytes)
             }
         })
@@ -933,45 +934,6 @@ mod tests {
         assert_eq!(n.kind, StatementKind::Select);
         assert_eq!(n.param_text.capacity(), capacity);
         assert!(normalize_into(&mut n, "SELECT 'oops", &LexOptions::default()).is_err());
-    }
-
-    /// Release-mode micro benchmark (prints, asserts nothing about speed):
-    /// `cargo test --release -- --ignored --nocapture bench_normalize`.
-    #[test]
-    #[ignore]
-    fn bench_normalize() {
-        use std::hint::black_box;
-        use std::time::{Duration, Instant};
-        let statements = [
-            "SELECT c FROM sbtest1 WHERE id=5012",
-            "UPDATE sbtest1 SET k=k+1 WHERE id=5012",
-            "SELECT d_next_o_id, d_tax FROM district WHERE d_id = 5 AND d_w_id = 1 FOR UPDATE",
-            "SELECT c FROM sbtest1 WHERE id BETWEEN 5012 AND 5111 ORDER BY c /* ~100 bytes padding */",
-            "INSERT INTO sbtest1 (id, k, c, pad) VALUES (5012, 4993, '68487932199-96439406143-93774651418-41631865787-96406072701', '22195207048-70116052123-74140395089')",
-        ];
-        let opts = LexOptions::default();
-        let mut out = Normalized::default();
-        for sql in statements {
-            // The minimum over batches: on a shared machine a batch's wall time includes
-            // preemption by other processes.
-            let per_statement = (0..30)
-                .map(|_| {
-                    let start = Instant::now();
-                    for _ in 0..10_000 {
-                        normalize_into(&mut out, black_box(sql), &opts).expect("lexes");
-                        black_box(&out);
-                    }
-                    start.elapsed() / 10_000
-                })
-                .min()
-                .unwrap_or(Duration::ZERO);
-            println!(
-                "{:>4} bytes  {:>7.0?}  {}",
-                sql.len(),
-                per_statement,
-                &sql[..sql.len().min(60)]
-            );
-        }
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub struct Planner<'a> {
     pub outer_max_src: RefCell<Vec<Option<usize>>>,
     /// The lowest `outer` index referenced since it was last reset (usize::MAX: none).
     pub outer_min_ref: Cell<usize>,
+    /// A client parameter's (unknown) type went into a result column's type.
+    pub param_typed_columns: Cell<bool>,
 }
 
 /// Metadata flags of a table column, as column definitions report them.
@@ -122,6 +124,7 @@ impl<'a> Planner<'a> {
             outer: RefCell::new(Vec::new()),
             outer_max_src: RefCell::new(Vec::new()),
             outer_min_ref: Cell::new(usize::MAX),
+            param_typed_columns: Cell::new(false),
         }
     }
 

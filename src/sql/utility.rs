@@ -400,16 +400,11 @@ pub fn run_admin(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
                 )
                 .into());
             };
-            s.killed.store(
-                if *query_only {
-                    KILL_QUERY
-                } else {
-                    KILL_CONNECTION
-                },
-                Ordering::Relaxed,
-            );
-            s.kill_notify.notify_waiters();
-            s.kill_notify.notify_one();
+            s.kill(if *query_only {
+                KILL_QUERY
+            } else {
+                KILL_CONNECTION
+            });
             Ok(Outcome::ok())
         }
         AdminStmt::CreateUser {

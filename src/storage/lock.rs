@@ -28,7 +28,7 @@
 
 use super::row::RowSlot;
 use parking_lot::Mutex;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -176,18 +176,24 @@ impl LockState {
     /// Transactions that `txn` (a waiter, or about to be one, in `mode`) waits for here:
     /// conflicting owners and conflicting waiters queued ahead of it.
     fn blockers(&self, txn: u64, mode: LockMode, out: &mut Vec<u64>) {
+        // Granted meanwhile (its session has not yet noticed and left the wait registry):
+        // nothing blocks it. Stale entries must not become edges, or waiters queued behind
+        // it would look like its blockers and close a false cycle.
+        if self.holds(txn, mode) {
+            return;
+        }
         if self.x_owner != 0 && self.x_owner != txn {
             out.push(self.x_owner);
         }
         if mode == LockMode::Exclusive {
             out.extend(self.s_owners.iter().copied().filter(|&s| s != txn));
         }
-        for w in &self.waiters {
-            if w.txn_id == txn {
-                break;
-            }
-            if mode == LockMode::Exclusive || w.mode == LockMode::Exclusive {
-                out.push(w.txn_id);
+        // Conflicting waiters ahead of it in the queue (none if it is not queued here).
+        if let Some(pos) = self.waiters.iter().position(|w| w.txn_id == txn) {
+            for w in self.waiters.iter().take(pos) {
+                if mode == LockMode::Exclusive || w.mode == LockMode::Exclusive {
+                    out.push(w.txn_id);
+                }
             }
         }
     }
@@ -208,6 +214,9 @@ pub struct LockWaits {
 /// search as a deadlock).
 const DEADLOCK_SEARCH_MAX: usize = 10_000;
 
+/// How many times a cycle that does not survive confirmation is searched for again.
+const DEADLOCK_CONFIRM_ATTEMPTS: usize = 3;
+
 impl LockWaits {
     pub fn start_waiting(&self, txn: u64, slot: Arc<RowSlot>, mode: LockMode) {
         self.waiting.lock().insert(txn, (slot, mode));
@@ -219,28 +228,89 @@ impl LockWaits {
 
     /// Would `txn`, waiting on `slot`, close a cycle? Call after `start_waiting`, holding no
     /// slot mutex.
+    ///
+    /// The walk takes one slot mutex at a time, so it does not see one consistent graph: a
+    /// lock released and granted while it walks can make a path look closed. A cycle found
+    /// is therefore confirmed edge by edge afterwards; a real deadlock is stable (everyone
+    /// in it waits), a transient one is not, and the search is repeated.
     pub fn is_deadlocked(&self, txn: u64, slot: &Arc<RowSlot>, mode: LockMode) -> bool {
-        let mut stack = Vec::new();
-        slot.state.lock().lock.blockers(txn, mode, &mut stack);
-        let mut seen = HashSet::new();
-        let mut steps = 0usize;
-        while let Some(t) = stack.pop() {
-            if t == txn {
-                return true;
-            }
-            if !seen.insert(t) {
-                continue;
-            }
-            steps += 1;
-            if steps > DEADLOCK_SEARCH_MAX {
-                return true;
-            }
-            let next = self.waiting.lock().get(&t).cloned();
-            if let Some((s, m)) = next {
-                s.state.lock().lock.blockers(t, m, &mut stack);
+        for _ in 0..DEADLOCK_CONFIRM_ATTEMPTS {
+            match self.find_cycle(txn, slot, mode) {
+                None => return false,
+                Some(None) => return true, // search too deep: treated as a deadlock
+                Some(Some(path)) => {
+                    if self.confirm(txn, slot, mode, &path) {
+                        return true;
+                    }
+                }
             }
         }
         false
+    }
+
+    /// The waits-for path from `txn` back to itself (`txn`, b1, …, bn; bn waits for `txn`),
+    /// `Some(None)` if the search hit its bound, `None` if there is no cycle.
+    fn find_cycle(
+        &self,
+        txn: u64,
+        slot: &Arc<RowSlot>,
+        mode: LockMode,
+    ) -> Option<Option<Vec<u64>>> {
+        let mut first = Vec::new();
+        slot.state.lock().lock.blockers(txn, mode, &mut first);
+        // (node, the node it blocks)
+        let mut stack: Vec<(u64, u64)> = first.into_iter().map(|b| (b, txn)).collect();
+        let mut via: HashMap<u64, u64> = HashMap::new();
+        let mut steps = 0usize;
+        let mut scratch = Vec::new();
+        while let Some((t, from)) = stack.pop() {
+            if t == txn {
+                let mut path = vec![from];
+                let mut cur = from;
+                while cur != txn {
+                    cur = *via.get(&cur)?;
+                    path.push(cur);
+                }
+                path.reverse();
+                return Some(Some(path));
+            }
+            if via.contains_key(&t) {
+                continue;
+            }
+            via.insert(t, from);
+            steps += 1;
+            if steps > DEADLOCK_SEARCH_MAX {
+                return Some(None);
+            }
+            let next = self.waiting.lock().get(&t).cloned();
+            if let Some((s, m)) = next {
+                scratch.clear();
+                s.state.lock().lock.blockers(t, m, &mut scratch);
+                stack.extend(scratch.iter().map(|&b| (b, t)));
+            }
+        }
+        None
+    }
+
+    /// Is every edge of `path` (a cycle through `txn`) still there?
+    fn confirm(&self, txn: u64, slot: &Arc<RowSlot>, mode: LockMode, path: &[u64]) -> bool {
+        let mut out = Vec::new();
+        for (i, &a) in path.iter().enumerate() {
+            let b = path.get(i + 1).copied().unwrap_or(txn);
+            out.clear();
+            if a == txn {
+                slot.state.lock().lock.blockers(a, mode, &mut out);
+            } else {
+                let Some((s, m)) = self.waiting.lock().get(&a).cloned() else {
+                    return false;
+                };
+                s.state.lock().lock.blockers(a, m, &mut out);
+            }
+            if !out.contains(&b) {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -323,6 +393,25 @@ mod tests {
         l.release(1);
         assert!(w3.is_granted());
         assert!(!w2.is_granted());
+    }
+
+    #[test]
+    fn granted_waiter_is_not_blocked_by_those_behind_it() {
+        let mut l = LockState::default();
+        l.acquire(1, LockMode::Exclusive);
+        let w2 = match l.acquire(2, LockMode::Exclusive) {
+            Acquire::Wait(w) => w,
+            _ => panic!("must wait"),
+        };
+        let _w3 = l.acquire(3, LockMode::Exclusive);
+        l.release(1);
+        assert!(w2.is_granted());
+        // 2 holds the lock now; 3 waits for 2, but 2 waits for nobody here.
+        let mut out = Vec::new();
+        l.blockers(2, LockMode::Exclusive, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        l.blockers(3, LockMode::Exclusive, &mut out);
+        assert_eq!(out, vec![2]);
     }
 
     #[test]
