@@ -73,15 +73,19 @@ fn run(globals: GlobalVars) -> Result<(), String> {
     quire::storage::purge::Purge::spawn(storage.clone());
     let server = Arc::new(Server::new(storage, globals, version));
 
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2);
+    // With a thread per connection the shared runtime only accepts and runs housekeeping.
+    let workers = if quire::session::threads::pooled(&server.globals) {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+    } else {
+        1
+    };
+    let stack = server.globals.get_u64(quire::config::vars::THREAD_STACK) as usize;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
         .thread_name("quire-worker")
-        // Deeply nested statements recurse in the parser and binder (bounded by
-        // PARSE_DEPTH_MAX); give them room.
-        .thread_stack_size(16 << 20)
+        .thread_stack_size(stack)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;

@@ -92,6 +92,8 @@ pub struct Server {
     pub version: String,
     pub started: Instant,
     pub status: Status,
+    /// Connection threads and their cache (`thread_handling=one-thread-per-connection`).
+    pub conn_threads: Arc<crate::session::threads::ConnThreads>,
 }
 
 impl Server {
@@ -111,6 +113,7 @@ impl Server {
             version,
             started: Instant::now(),
             status: Status::default(),
+            conn_threads: Arc::default(),
         }
     }
 

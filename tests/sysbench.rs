@@ -1,5 +1,6 @@
 //! sysbench 1.0.20 against the server, with server-side prepared statements
-//! (`--db-ps-mode=auto`) and with the text protocol only (`--db-ps-mode=disable`).
+//! (`--db-ps-mode=auto`) and a thread per connection, and with the text protocol only
+//! (`--db-ps-mode=disable`) and `thread_handling=pool-of-threads`.
 //!
 //! This is a correctness test, not a benchmark: each workload must finish with exit status
 //! 0, no `FATAL`, no reconnects and fewer than 0.1 % ignored errors (deadlocks and lock wait
@@ -164,11 +165,11 @@ impl Bench<'_> {
     }
 }
 
-fn run_all(ps_mode: &'static str) {
+fn run_all(ps_mode: &'static str, server_args: &[&str]) {
     if !require_tool("sysbench") {
         return;
     }
-    let server = TestServer::start();
+    let server = TestServer::start_with(server_args);
     let mut admin = server.mysql_conn();
     admin
         .query_drop("CREATE DATABASE sbtest")
@@ -320,14 +321,16 @@ fn run_all(ps_mode: &'static str) {
     server.assert_alive("after sysbench");
 }
 
+/// Prepared statements, a thread per connection (the default `thread_handling`).
 #[test]
 fn sysbench_ps_mode_auto() {
-    run_all("auto");
+    run_all("auto", &[]);
 }
 
+/// The text protocol, connections as tasks in the shared pool.
 #[test]
-fn sysbench_ps_mode_disable() {
-    run_all("disable");
+fn sysbench_ps_mode_disable_pool_of_threads() {
+    run_all("disable", &["--thread-handling=pool-of-threads"]);
 }
 
 #[test]

@@ -397,7 +397,10 @@ registry! {
         TABLE_DEFINITION_CACHE = uint("table_definition_cache", G, 400, 524_288, 2000);
         TABLE_OPEN_CACHE = uint("table_open_cache", G, 1, 524_288, 4000);
         THREAD_CACHE_SIZE = uint("thread_cache_size", G, 0, 16384, 9);
-        THREAD_STACK = uint_block("thread_stack", G, 131_072, U64_MAX, 1024, 1_048_576).ro();
+        // Quire: 16 MiB (MySQL 1 MiB) and no less: deeply nested statements recurse in the
+        // parser and binder (bounded by PARSE_DEPTH_MAX). Reserved address space, not memory.
+        THREAD_STACK = uint_block("thread_stack", G, 16 << 20, U64_MAX, 1024, 16 << 20).ro();
+        THREAD_HANDLING = choice("thread_handling", G, &["one-thread-per-connection", "pool-of-threads"], "one-thread-per-connection").ro();
         CONCURRENT_INSERT = choice("concurrent_insert", G, &["NEVER", "AUTO", "ALWAYS"], "AUTO");
         DEFAULT_STORAGE_ENGINE = var("default_storage_engine", B, Kind::Engine, Def::Str("InnoDB"));
         DEFAULT_TMP_STORAGE_ENGINE = var("default_tmp_storage_engine", B, Kind::Engine, Def::Str("InnoDB"));

@@ -1,7 +1,8 @@
 //! Listening and the per-connection command loop.
 //!
-//! One task per connection: authenticate, then read a command, run it, write the response
-//! into the connection's buffer, flush once. Commands are MySQL's `COM_*`; the text and
+//! One task per connection (on its own thread or in the shared pool: see [`threads`]):
+//! authenticate, then read a command, run it, write the response into the connection's
+//! buffer, flush once. Commands are MySQL's `COM_*`; the text and
 //! binary protocols differ only in how rows are encoded ([`WireResponder`]).
 //!
 //! A connection ends on COM_QUIT, EOF, a protocol error (after an ERR when one applies),
@@ -10,6 +11,7 @@
 
 use super::Ctx;
 use super::run::Responder;
+use super::threads::{self, Accepted, ConnWriter};
 use crate::config::vars;
 use crate::error::{MyError, Result, code};
 use crate::server::Server;
@@ -28,7 +30,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::AsyncRead;
 
 /// Appended to the version in the greeting (see `serve`).
 pub const HANDSHAKE_VERSION_MARKER: &str = "-maria-protocol";
@@ -52,19 +54,29 @@ struct WireResponder<'a, W> {
     /// Rows sent in the current result set.
     rows: u64,
     io_failed: bool,
+    /// `net_write_timeout`, for a blocking flush.
+    write_timeout: Duration,
 }
 
-impl<W: AsyncWrite + Unpin> WireResponder<'_, W> {
+impl<W: ConnWriter> WireResponder<'_, W> {
     fn maybe_flush(&mut self) -> Result<()> {
         if self.w.buffered_len() < FLUSH_HINT_BYTES || self.io_failed {
             return Ok(());
         }
-        let w = &mut *self.w;
-        let out = &mut *self.out;
-        // Inside the synchronous executor: hand the worker over while the socket drains.
-        let r = tokio::task::block_in_place(|| {
-            tokio::runtime::Handle::current().block_on(w.flush(out))
-        });
+        // Inside the synchronous executor. On a connection's own thread, write with the
+        // thread blocked; on a pool worker, hand the worker over while the socket drains.
+        let r = match tokio::runtime::Handle::current().runtime_flavor() {
+            tokio::runtime::RuntimeFlavor::MultiThread => {
+                let w = &mut *self.w;
+                let out = &mut *self.out;
+                tokio::task::block_in_place(|| {
+                    tokio::runtime::Handle::current().block_on(w.flush(out))
+                })
+            }
+            _ => self
+                .w
+                .flush_with(|bytes| self.out.write_all_blocking(bytes, self.write_timeout)),
+        };
         if r.is_err() {
             self.io_failed = true;
             return Err(MyError::new(
@@ -76,7 +88,7 @@ impl<W: AsyncWrite + Unpin> WireResponder<'_, W> {
     }
 }
 
-impl<W: AsyncWrite + Unpin> RowSink for WireResponder<'_, W> {
+impl<W: ConnWriter> RowSink for WireResponder<'_, W> {
     fn row(&mut self, values: &[Value]) -> Result<()> {
         if self.binary {
             binary::write_binary_row(self.w, values, &self.cols);
@@ -88,7 +100,7 @@ impl<W: AsyncWrite + Unpin> RowSink for WireResponder<'_, W> {
     }
 }
 
-impl<W: AsyncWrite + Unpin> Responder for WireResponder<'_, W> {
+impl<W: ConnWriter> Responder for WireResponder<'_, W> {
     fn begin_rows(&mut self, cols: &Arc<[ColumnMeta]>, types: &Arc<[SqlType]>) -> Result<()> {
         let meta = match (self.cache_metadata, self.skip_metadata) {
             (false, _) => proto::Metadata::Plain,
@@ -243,6 +255,7 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
         let _ = std::fs::remove_file(&socket);
     }
     server.spawn_idle_reaper();
+    let pooled = threads::pooled(&server.globals);
     let unix = tokio::net::UnixListener::bind(&socket).map_err(|e| {
         format!(
             "Can't start server: Bind on unix socket '{}': {e}",
@@ -263,9 +276,10 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
             r = tcp.accept() => match r {
                 Ok((stream, addr)) => {
                     let _ = stream.set_nodelay(true);
-                    let server = server.clone();
-                    let (rd, wr) = stream.into_split();
-                    tokio::spawn(serve(rd, wr, PeerInfo::Tcp(addr.ip()), server));
+                    match stream.into_std() {
+                        Ok(s) => threads::start(&server, pooled, Accepted::Tcp(s, addr.ip())),
+                        Err(e) => eprintln!("quire: [Warning] accept failed: {e}"),
+                    }
                 }
                 Err(e) => {
                     eprintln!("quire: [Warning] accept failed: {e}");
@@ -273,11 +287,10 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
                 }
             },
             r = unix.accept() => match r {
-                Ok((stream, _)) => {
-                    let server = server.clone();
-                    let (rd, wr) = stream.into_split();
-                    tokio::spawn(serve(rd, wr, PeerInfo::Unix, server));
-                }
+                Ok((stream, _)) => match stream.into_std() {
+                    Ok(s) => threads::start(&server, pooled, Accepted::Unix(s)),
+                    Err(e) => eprintln!("quire: [Warning] accept failed: {e}"),
+                },
                 Err(e) => {
                     eprintln!("quire: [Warning] accept failed: {e}");
                     tokio::time::sleep(Duration::from_millis(10)).await;
@@ -296,7 +309,7 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
 pub async fn serve<R, W>(rd: R, wr: W, peer: PeerInfo, server: Arc<Server>)
 where
     R: AsyncRead + Unpin + Send,
-    W: AsyncWrite + Unpin + Send,
+    W: ConnWriter,
 {
     server.status.connections.fetch_add(1, Ordering::Relaxed);
     let mut reader = PacketReader::new(rd);
@@ -417,10 +430,11 @@ where
 impl<R, W> Conn<R, W>
 where
     R: AsyncRead + Unpin + Send,
-    W: AsyncWrite + Unpin + Send,
+    W: ConnWriter,
 {
-    fn responder(&mut self, binary: bool, skip_metadata: bool) -> WireResponder<'_, W> {
+    fn responder(&mut self, ctx: &Ctx, binary: bool, skip_metadata: bool) -> WireResponder<'_, W> {
         WireResponder {
+            write_timeout: Duration::from_secs(ctx.vars.get_u64(vars::NET_WRITE_TIMEOUT)),
             w: &mut self.writer,
             out: &mut self.out,
             caps: self.caps,
@@ -538,7 +552,7 @@ where
                     let stmt = text.get(s..e).unwrap_or("");
                     ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
                     let more = i + 1 < n;
-                    let mut resp = self.responder(false, false);
+                    let mut resp = self.responder(ctx, false, false);
                     let r = ctx.run_text(stmt, &mut resp, more).await;
                     let io_failed = resp.io_failed;
                     if let Err(e) = r {
@@ -926,7 +940,7 @@ where
         *ctx.shared.info.lock() = Some(stmt.info.clone());
         ctx.diag.clear();
         ctx.begin_statement();
-        let mut resp = self.responder(true, skip_metadata);
+        let mut resp = self.responder(ctx, true, skip_metadata);
         let r = ctx
             .execute_prepared(&prepared, &exec.params, &mut resp, false)
             .await;

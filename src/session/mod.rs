@@ -7,10 +7,12 @@
 //! the right transaction, waits for locks when the executor asks to, and writes the result.
 //!
 //! What a session must never do: hold any shared lock across an `.await`, or block its runtime
-//! thread on I/O. Row-lock waits, commit waits and the socket are all awaited.
+//! thread on I/O outside [`threads::blocking`]. Row-lock waits, commit waits and the socket
+//! are all awaited.
 
 pub mod conn;
 pub mod run;
+pub mod threads;
 
 #[allow(unused_imports)]
 use crate::config::VarScope;

@@ -281,7 +281,7 @@ pub fn call(f: Func, args: &[Expr], rows: &[Row], env: &mut Env) -> Result<Value
                     break;
                 }
                 let slice = (deadline - now).min(std::time::Duration::from_millis(10));
-                tokio::task::block_in_place(|| std::thread::sleep(slice));
+                crate::session::threads::blocking(|| std::thread::sleep(slice));
             }
             Value::Int(0)
         }

@@ -304,6 +304,7 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
         ("Queries", st.queries.load(Ordering::Relaxed)),
         ("Questions", st.questions.load(Ordering::Relaxed)),
         ("Slow_queries", st.slow_queries.load(Ordering::Relaxed)),
+        ("Threads_cached", ctx.server.conn_threads.cached() as u64),
         ("Threads_connected", sessions),
         (
             "Threads_created",

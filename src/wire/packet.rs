@@ -733,6 +733,27 @@ impl PacketWriter {
         self.open = None;
     }
 
+    /// Hands everything buffered to `write` (a blocking write of all of it), then clears
+    /// the buffer as [`PacketWriter::flush`] does.
+    pub fn flush_with(&mut self, write: impl FnOnce(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        assert!(
+            self.open.is_none(),
+            "PacketWriter::flush_with with a packet open"
+        );
+        if !self.buf.is_empty() {
+            write(&self.buf)?;
+            self.clear_flushed();
+        }
+        Ok(())
+    }
+
+    fn clear_flushed(&mut self) {
+        self.buf.clear();
+        if self.buf.capacity() > WRITE_SHRINK_ABOVE_BYTES {
+            self.buf.shrink_to(INITIAL_BUFFER_BYTES);
+        }
+    }
+
     /// Writes everything buffered with one `write_all`, then clears the buffer (shrinking
     /// it if a huge response grew it past [`WRITE_SHRINK_ABOVE_BYTES`]).
     pub async fn flush<W: AsyncWrite + Unpin>(&mut self, w: &mut W) -> io::Result<()> {
@@ -742,10 +763,7 @@ impl PacketWriter {
         );
         if !self.buf.is_empty() {
             w.write_all(&self.buf).await?;
-            self.buf.clear();
-            if self.buf.capacity() > WRITE_SHRINK_ABOVE_BYTES {
-                self.buf.shrink_to(INITIAL_BUFFER_BYTES);
-            }
+            self.clear_flushed();
         }
         w.flush().await
     }
