@@ -445,7 +445,13 @@ fn find_rows(
     access: &Access,
     filter: &Option<super::expr::Expr>,
     cx: &mut ExecCx,
-) -> XResult<Vec<(Arc<crate::storage::row::RowSlot>, Option<Box<[u8]>>, Row)>> {
+) -> XResult<
+    Vec<(
+        Arc<crate::storage::row::RowSlot>,
+        Option<crate::storage::table::Key>,
+        Row,
+    )>,
+> {
     let me = cx.view.me;
     let secondary = match access {
         Access::Index {
@@ -475,7 +481,11 @@ fn find_rows(
 }
 
 fn sort_rows(
-    rows: &mut [(Arc<crate::storage::row::RowSlot>, Option<Box<[u8]>>, Row)],
+    rows: &mut [(
+        Arc<crate::storage::row::RowSlot>,
+        Option<crate::storage::table::Key>,
+        Row,
+    )],
     order: &[SortKey],
     cx: &mut ExecCx,
 ) -> Result<()> {

@@ -35,8 +35,9 @@ use crate::storage::row::RowSlot;
 use crate::storage::table::{ReadView, Table};
 use crate::storage::txn::Txn;
 use crate::storage::{StorageError, lock::Waiter};
+use ahash::AHashSet as HashSet;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -421,7 +422,7 @@ pub fn candidates(
     access: &Access,
     tuple: &[Row],
     cx: &mut ExecCx,
-) -> Result<Vec<(Arc<RowSlot>, Option<Box<[u8]>>)>> {
+) -> Result<Vec<(Arc<RowSlot>, Option<crate::storage::table::Key>)>> {
     let mut out = Vec::new();
     match access {
         Access::Scan { reverse } => {
@@ -1109,24 +1110,34 @@ fn produce(
         }
         Some(agg) => {
             let mut groups: BTreeMap<Vec<u8>, Group> = BTreeMap::new();
+            // Without GROUP BY there is one group: no key to build or look up per row.
+            let mut single: Option<Group> = None;
             join(plan, &mat, 0, &mut tuple, cx, &mut |t, cx| {
-                let mut keys = Vec::with_capacity(agg.keys.len());
-                let mut kb = Vec::new();
-                for (k, coll) in &agg.keys {
-                    let v = cx.eval(k, t)?;
-                    compare::group_key(&v, *coll, &mut kb);
-                    keys.push(v);
-                }
-                let g = groups.entry(kb).or_insert_with(|| Group {
+                let new_group = |keys| Group {
                     keys,
                     states: agg.aggs.iter().map(agg_init).collect(),
                     distinct: vec![None; agg.aggs.len()],
-                });
+                };
+                let g = if agg.keys.is_empty() {
+                    single.get_or_insert_with(|| new_group(Vec::new()))
+                } else {
+                    let mut keys = Vec::with_capacity(agg.keys.len());
+                    let mut kb = Vec::new();
+                    for (k, coll) in &agg.keys {
+                        let v = cx.eval(k, t)?;
+                        compare::group_key(&v, *coll, &mut kb);
+                        keys.push(v);
+                    }
+                    groups.entry(kb).or_insert_with(|| new_group(keys))
+                };
                 for (i, spec) in agg.aggs.iter().enumerate() {
                     agg_update(spec, &mut g.states[i], &mut g.distinct[i], t, cx)?;
                 }
                 Ok(Flow::Continue)
             })?;
+            if let Some(g) = single {
+                groups.insert(Vec::new(), g);
+            }
             if groups.is_empty() && agg.keys.is_empty() {
                 groups.insert(
                     Vec::new(),

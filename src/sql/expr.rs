@@ -24,6 +24,7 @@ use super::value::{Row, Value};
 use crate::error::{MyError, Result, code};
 use crate::session::Ctx;
 use bigdecimal::{BigDecimal, Zero};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -414,8 +415,8 @@ impl Expr {
                 None => Value::Null,
             },
             Expr::Cmp(op, a, b, coll) => {
-                let x = a.eval(rows, env)?;
-                let y = b.eval(rows, env)?;
+                let x = a.eval_cow(rows, env)?;
+                let y = b.eval_cow(rows, env)?;
                 if *op == CmpOp::NullSafeEq {
                     return Ok(Value::bool(match (x.is_null(), y.is_null()) {
                         (true, true) => true,
@@ -553,22 +554,10 @@ impl Expr {
                 hi,
                 negated,
                 coll,
-            } => {
-                let x = e.eval(rows, env)?;
-                let l = lo.eval(rows, env)?;
-                let h = hi.eval(rows, env)?;
-                let ge = compare::compare(&x, &l, *coll).map(|o| o != Ordering::Less);
-                let le = compare::compare(&x, &h, *coll).map(|o| o != Ordering::Greater);
-                let r = match (ge, le) {
-                    (Some(false), _) | (_, Some(false)) => Some(false),
-                    (Some(true), Some(true)) => Some(true),
-                    _ => None,
-                };
-                match r {
-                    Some(b) => Value::bool(b != *negated),
-                    None => Value::Null,
-                }
-            }
+            } => match between(e, lo, hi, *coll, rows, env)? {
+                Some(b) => Value::bool(b != *negated),
+                None => Value::Null,
+            },
             Expr::Like {
                 e,
                 pat,
@@ -673,17 +662,67 @@ impl Expr {
 
     /// Evaluate as a truth value: `Some(true)`, `Some(false)`, or `None` for NULL.
     pub fn eval_bool(&self, rows: &[Row], env: &mut Env) -> Result<Option<bool>> {
-        // Fast path for the most common WHERE shape: a comparison.
-        if let Expr::Cmp(op, a, b, coll) = self {
-            if *op != CmpOp::NullSafeEq {
-                let x = a.eval(rows, env)?;
-                let y = b.eval(rows, env)?;
-                return Ok(compare::compare(&x, &y, *coll).map(|o| op.holds(o)));
+        // Fast paths for the most common WHERE shapes: a comparison, BETWEEN.
+        match self {
+            Expr::Cmp(op, a, b, coll) if *op != CmpOp::NullSafeEq => {
+                let x = a.eval_cow(rows, env)?;
+                let y = b.eval_cow(rows, env)?;
+                Ok(compare::compare(&x, &y, *coll).map(|o| op.holds(o)))
+            }
+            Expr::Between {
+                e,
+                lo,
+                hi,
+                negated,
+                coll,
+            } => Ok(between(e, lo, hi, *coll, rows, env)?.map(|b| b != *negated)),
+            _ => {
+                let v = self.eval(rows, env)?;
+                Ok(convert::to_bool(&v, &mut env.ctx.diag))
             }
         }
-        let v = self.eval(rows, env)?;
-        Ok(convert::to_bool(&v, &mut env.ctx.diag))
     }
+
+    /// Evaluates, borrowing instead of cloning when the expression is a constant, a
+    /// parameter or a column.
+    #[inline]
+    pub fn eval_cow<'r, 'p: 'r>(
+        &'r self,
+        rows: &'r [Row],
+        env: &mut Env<'p>,
+    ) -> Result<Cow<'r, Value>> {
+        static NULL: Value = Value::Null;
+        Ok(Cow::Borrowed(match self {
+            Expr::Const(v) => v,
+            Expr::Param(i) => env.params.get(*i as usize).unwrap_or(&NULL),
+            Expr::Col { src, col } => rows
+                .get(*src as usize)
+                .and_then(|r| r.get(*col as usize))
+                .unwrap_or(&NULL),
+            _ => return Ok(Cow::Owned(self.eval(rows, env)?)),
+        }))
+    }
+}
+
+/// `e BETWEEN lo AND hi` (NULL as None).
+fn between(
+    e: &Expr,
+    lo: &Expr,
+    hi: &Expr,
+    coll: Collation,
+    rows: &[Row],
+    env: &mut Env,
+) -> Result<Option<bool>> {
+    let x = e.eval_cow(rows, env)?;
+    let l = lo.eval_cow(rows, env)?;
+    let h = hi.eval_cow(rows, env)?;
+    let ge = compare::compare(&x, &l, coll).map(|o| o != Ordering::Less);
+    let le = compare::compare(&x, &h, coll).map(|o| o != Ordering::Greater);
+    Ok(match (ge, le) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    })
 }
 
 fn to_u64_bits(v: &Value, env: &mut Env) -> Option<u64> {

@@ -57,7 +57,7 @@ pub struct RowState {
 #[derive(Default)]
 pub struct RowSlot {
     /// The clustered key this slot is stored under (memcomparable encoding).
-    pub key: Box<[u8]>,
+    pub key: super::table::Key,
     pub state: Mutex<RowState>,
 }
 
@@ -68,7 +68,7 @@ impl std::fmt::Debug for RowSlot {
 }
 
 impl RowSlot {
-    pub fn new(key: Box<[u8]>) -> RowSlot {
+    pub fn new(key: super::table::Key) -> RowSlot {
         RowSlot {
             key,
             state: Mutex::new(RowState::default()),

@@ -44,7 +44,10 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
-pub type Key = Box<[u8]>;
+/// An index key (memcomparable bytes). Keys up to 24 bytes — integer and short composite
+/// keys — are stored inline in the skiplist node and the row slot, so comparing against a
+/// scan's bound does not chase a pointer.
+pub type Key = smallvec::SmallVec<[u8; 24]>;
 
 /// Number of stripes of the per-index uniqueness mutex.
 const UNIQUE_STRIPES: usize = 64;
@@ -129,7 +132,7 @@ impl Table {
         let pk = self.def.primary.as_ref()?;
         let mut out = Vec::with_capacity(16);
         self.encode_index_columns(pk, row, &mut out);
-        Some(out.into_boxed_slice())
+        Some(Key::from_vec(out))
     }
 
     /// Encode the key columns of `index` for `row`; returns whether any of them is NULL.
@@ -322,7 +325,7 @@ impl Table {
             Some(k) => k,
             None => {
                 let id = self.next_row_id.fetch_add(1, Ordering::Relaxed);
-                id.to_be_bytes().to_vec().into_boxed_slice()
+                Key::from_slice(&id.to_be_bytes())
             }
         };
         let me = txn.id();
@@ -545,7 +548,7 @@ impl Table {
         match map.get(key.as_slice()) {
             Some(e) if Arc::ptr_eq(e.value(), slot) && !e.is_removed() => {}
             _ => {
-                map.insert(key.into_boxed_slice(), slot.clone());
+                map.insert(Key::from_vec(key), slot.clone());
             }
         }
     }
@@ -594,7 +597,7 @@ impl Table {
             Some(k) => k,
             None => {
                 let id = self.next_row_id.fetch_add(1, Ordering::Relaxed);
-                id.to_be_bytes().to_vec().into_boxed_slice()
+                Key::from_slice(&id.to_be_bytes())
             }
         };
         let entry = self
