@@ -261,38 +261,30 @@ pub(super) fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
 }
 
 pub(super) fn sum_type(t: &SqlType) -> SqlType {
-    match t {
-        SqlType::Double { .. } | SqlType::Float { .. } => SqlType::DOUBLE,
-        t if t.is_string() => SqlType::DOUBLE,
-        SqlType::Decimal {
-            precision, scale, ..
-        } => SqlType::Decimal {
-            precision: (*precision as u32 + 22).min(65) as u8,
-            scale: *scale,
-            unsigned: false,
-        },
-        _ => SqlType::Decimal {
-            precision: 41,
-            scale: 0,
-            unsigned: false,
-        },
-    }
+    exact_aggregate_type(t, 22, 0, 41)
 }
 
 pub(super) fn avg_type(t: &SqlType) -> SqlType {
+    exact_aggregate_type(t, 4, 4, 14)
+}
+
+/// SUM/AVG result types as MySQL's: DOUBLE for approximate and string arguments; DECIMAL
+/// widened by `digits` (and `extra_scale` decimals) for DECIMAL; DECIMAL(`int_precision`,
+/// `extra_scale`) for integers.
+fn exact_aggregate_type(t: &SqlType, digits: u32, extra_scale: u8, int_precision: u8) -> SqlType {
     match t {
         SqlType::Double { .. } | SqlType::Float { .. } => SqlType::DOUBLE,
         t if t.is_string() => SqlType::DOUBLE,
         SqlType::Decimal {
             precision, scale, ..
         } => SqlType::Decimal {
-            precision: (*precision as u32 + 4).min(65) as u8,
-            scale: (*scale + 4).min(30),
+            precision: (*precision as u32 + digits).min(65) as u8,
+            scale: (*scale + extra_scale).min(30),
             unsigned: false,
         },
         _ => SqlType::Decimal {
-            precision: 14,
-            scale: 4,
+            precision: int_precision,
+            scale: extra_scale,
             unsigned: false,
         },
     }
