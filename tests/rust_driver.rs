@@ -609,3 +609,59 @@ fn lost_connection_rolls_back() {
     assert_eq!(v, Some(1));
     server.assert_alive("after kills");
 }
+
+fn status(conn: &mut Conn, name: &str) -> u64 {
+    let row: Option<(String, String)> = conn
+        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
+        .expect("show status");
+    row.and_then(|(_, v)| v.parse().ok())
+        .unwrap_or_else(|| panic!("no status variable {name}"))
+}
+
+/// A thread per connection: Threads_running counts statements in progress, a finished
+/// connection's thread waits in the cache (Threads_cached) and the next connection reuses it
+/// instead of starting one (Threads_created does not grow).
+#[test]
+fn connection_threads_are_counted_and_cached() {
+    let server = TestServer::start();
+    let mut admin = server.mysql_conn();
+    let thread_handling: Option<String> = admin
+        .query_first("SELECT @@thread_handling")
+        .expect("thread_handling");
+    assert_eq!(
+        thread_handling.as_deref(),
+        Some("one-thread-per-connection")
+    );
+    assert_eq!(
+        status(&mut admin, "Threads_running"),
+        1,
+        "only SHOW STATUS runs"
+    );
+
+    let sleeper = {
+        let mut c = server.mysql_conn();
+        std::thread::spawn(move || {
+            let r: Option<i64> = c.query_first("SELECT SLEEP(2)").expect("sleep");
+            r
+        })
+    };
+    eventually("the sleeping statement", Duration::from_secs(5), || {
+        (status(&mut admin, "Threads_running") == 2).then_some(())
+    });
+    assert_eq!(sleeper.join().expect("sleeper"), Some(0));
+
+    // The sleeper's connection is closed: its thread waits for the next one.
+    eventually("a cached thread", Duration::from_secs(5), || {
+        (status(&mut admin, "Threads_cached") == 1).then_some(())
+    });
+    let created = status(&mut admin, "Threads_created");
+    let mut c = server.mysql_conn();
+    let one: Option<i64> = c.query_first("SELECT 1").expect("select");
+    assert_eq!(one, Some(1));
+    assert_eq!(
+        status(&mut admin, "Threads_created"),
+        created,
+        "the cached thread was reused"
+    );
+    assert_eq!(status(&mut admin, "Threads_cached"), 0);
+}

@@ -279,7 +279,15 @@ fn assign(
 
 pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
     let st = &ctx.server.status;
-    let sessions = ctx.server.sessions.lock().len() as u64;
+    let (sessions, running) = {
+        let all = ctx.server.sessions.lock();
+        // Running: executing a command (not idle, not still logging in), as in MySQL.
+        let running = all
+            .values()
+            .filter(|s| !matches!(*s.command.lock(), "Sleep" | "Connect"))
+            .count();
+        (all.len() as u64, running as u64)
+    };
     let uptime = ctx.server.started.elapsed().as_secs();
     let rows: Vec<(&str, u64)> = vec![
         (
@@ -310,7 +318,7 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
             "Threads_created",
             st.threads_created.load(Ordering::Relaxed),
         ),
-        ("Threads_running", 1),
+        ("Threads_running", running),
         ("Uptime", uptime),
     ];
     rows.into_iter()
