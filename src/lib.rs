@@ -20,6 +20,7 @@
 
 pub mod config;
 pub mod error;
+pub mod journal;
 pub mod server;
 pub mod session;
 pub mod sql;

@@ -415,7 +415,7 @@ fn put_int(buf: &mut Vec<u8>, v: &Value, width: usize, unsigned: bool) {
     buf.extend_from_slice(&(n as u64).to_le_bytes()[..width]);
 }
 
-fn as_i128(v: &Value) -> i128 {
+pub(crate) fn as_i128(v: &Value) -> i128 {
     match v {
         Value::Null => 0,
         Value::Int(i) => *i as i128,
@@ -449,7 +449,7 @@ fn datetime_number(d: &DateTime) -> i128 {
     }
 }
 
-fn as_f64(v: &Value) -> f64 {
+pub(crate) fn as_f64(v: &Value) -> f64 {
     match v {
         Value::Float(f) => *f as f64,
         Value::Double(d) => *d,

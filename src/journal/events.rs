@@ -1,0 +1,689 @@
+//! Binary log v4 events: the byte format, specified here once, and their encoder.
+//!
+//! ## File
+//!
+//! A binlog file is the magic `FE 62 69 6E` ("\xfebin") followed by events. The first event
+//! is a Format_description; the last is a Rotate (naming the next file) or a Stop (clean
+//! shutdown), or nothing after a crash.
+//!
+//! ## Event
+//!
+//! ```text
+//! header (19 bytes, little-endian):
+//!   timestamp u32   seconds since the epoch when the statement started
+//!   type      u8    see the constants below
+//!   server_id u32   @@server_id of the writer
+//!   size      u32   whole event: header + post-header + body + checksum
+//!   log_pos   u32   file offset just past this event (next event's start)
+//!   flags     u16   0 (LOG_EVENT_BINLOG_IN_USE_F in the first FDE of an open file)
+//! post-header (fixed length per type, from the FDE's table) and body
+//! checksum u32      CRC-32 (IEEE, as zlib) of header + post-header + body, when
+//!                   binlog_checksum=CRC32
+//! ```
+//!
+//! ## The events Quire writes
+//!
+//! | type | name | post-header | body |
+//! |---|---|---|---|
+//! | 15 | Format_description | — | binlog_version u16 = 4, server_version [50] NUL-padded, create_timestamp u32, header_length u8 = 19, post-header lengths [38] (types 1..=38, MySQL 5.7's table), checksum_alg u8 (0 none, 1 CRC32) |
+//! | 2 | Query | thread_id u32, exec_time u32, db_len u8, error_code u16, status_vars_len u16 | status vars, db NUL, query text (no NUL) |
+//! | 16 | Xid | — | xid u64 |
+//! | 19 | Table_map | table_id u48, flags u16 = 1 (bit 0: NO_FLAGS) | db_len u8, db NUL, table_len u8, table NUL, column_count lenenc, types [n], metadata_len lenenc, metadata, null_bitmap [(n+7)/8] |
+//! | 23/24/25 | Write/Update/Delete_rows (v1) | table_id u48, flags u16 (1 = STMT_END_F on a statement's last rows event) | column_count lenenc, present bitmap [(n+7)/8] (all columns), Update: a second present bitmap for the after image; then rows |
+//! | 4 | Rotate | position u64 = 4 | next file name (no NUL) |
+//! | 3 | Stop | — | — |
+//!
+//! Query status variables written (code, value): `0` flags2 u32 (OPTION_AUTO_IS_NULL
+//! 0x4000, OPTION_NOT_AUTOCOMMIT 0x80000, OPTION_NO_FOREIGN_KEY_CHECKS 0x4000000,
+//! OPTION_RELAXED_UNIQUE_CHECKS 0x8000000), `1` sql_mode u64, `6` catalog (len u8 +
+//! "std"), `4` charset: character_set_client, collation_connection, collation_server
+//! (3 × u16 collation ids).
+//!
+//! A row image is a NULL bitmap over the present columns (bit set = NULL), then each non-NULL
+//! value in the column's binlog type (an Update row is the before image then the after
+//! image). Column types, their Table_map metadata and value encodings:
+//!
+//! | SQL type | type code | metadata | value |
+//! |---|---|---|---|
+//! | TINYINT/SMALLINT/MEDIUMINT/INT/BIGINT | 1/2/9/3/8 | — | 1/2/3/4/8 bytes LE, two's complement |
+//! | FLOAT / DOUBLE | 4 / 5 | u8 size (4 / 8) | IEEE 754 LE |
+//! | DECIMAL(p,s) | 246 | u8 p, u8 s | MySQL's binary decimal (below) |
+//! | CHAR(n) / BINARY(n) | 254 | u8 (254 ^ ((L & 0x300) >> 4)), u8 (L & 0xFF); L = n × max bytes per char | length u8 (u16 LE if L > 255), bytes |
+//! | VARCHAR(n) / VARBINARY(n) | 15 | u16 LE L = n × max bytes per char | length u8 (u16 LE if L > 255), bytes |
+//! | TINY/-/MEDIUM/LONG TEXT/BLOB, JSON | 252 | u8 length bytes 1/2/3/4 (JSON: 4) | length (that many bytes LE), bytes |
+//! | DATE | 10 | — | 3 bytes LE: year×512 + month×32 + day |
+//! | DATETIME(f) | 18 (DATETIME2) | u8 f | 5 bytes BE: 1<<39 \| (year×13+month)<<22 \| day<<17 \| hour<<12 \| minute<<6 \| second; then fraction |
+//! | TIMESTAMP(f) | 17 (TIMESTAMP2) | u8 f | 4 bytes BE seconds since the epoch (the stored value read as UTC); then fraction |
+//! | TIME(f) | 19 (TIME2) | u8 f | MySQL's packed TIME2 (below) |
+//! | YEAR | 13 | — | 1 byte: year − 1900 (0 for 0000) |
+//! | ENUM | 254 | u8 247, u8 pack length (1 or 2) | 1-based index, pack-length bytes LE |
+//! | SET | 254 | u8 248, u8 pack length ((members+7)/8) | member bitmap, pack-length bytes LE |
+//! | BIT(n) | 16 | u8 n % 8, u8 n / 8 | (n+7)/8 bytes BE |
+//!
+//! Fractions (DATETIME2, TIMESTAMP2): f = 1–2: 1 byte (µs / 10000); 3–4: 2 bytes BE
+//! (µs / 100); 5–6: 3 bytes BE (µs).
+//!
+//! Binary decimal: the integer part's digits (p − s) and the fraction's digits (s) are each cut
+//! into groups of 9 (stored as 4 bytes BE); a partial group — leading for the integer part,
+//! trailing for the fraction — of k digits takes [0,1,1,2,2,3,3,4,4,4][k] bytes BE. For a
+//! negative number every byte is inverted; then the first byte's top bit is flipped.
+//!
+//! TIME2: with `packed = ((hour<<12 | minute<<6 | second) << 24) + µs`, negated for a negative
+//! time: f = 0: (packed >> 24) + 0x800000 in 3 bytes BE; f = 1–2 / 3–4: the integer part
+//! (packed >> 24, incremented when negative with a fraction) + 0x800000 in 3 bytes BE, then
+//! the fraction in hundredths / ten-thousandths of a second (borrowed for negative times) as a
+//! signed 1 / 2 bytes BE; f = 5–6: packed + 0x800000000000 in 6 bytes BE.
+
+use crate::sql::types::{BlobSize, IntWidth, SqlType};
+use crate::sql::value::{DateTime, Value};
+use crate::wire::binary::as_f64;
+use bigdecimal::{BigDecimal, Signed};
+
+pub const MAGIC: [u8; 4] = [0xFE, b'b', b'i', b'n'];
+pub const HEADER_LEN: usize = 19;
+pub const BINLOG_VERSION: u16 = 4;
+
+pub const QUERY_EVENT: u8 = 2;
+pub const STOP_EVENT: u8 = 3;
+pub const ROTATE_EVENT: u8 = 4;
+pub const FORMAT_DESCRIPTION_EVENT: u8 = 15;
+pub const XID_EVENT: u8 = 16;
+pub const TABLE_MAP_EVENT: u8 = 19;
+pub const WRITE_ROWS_EVENT_V1: u8 = 23;
+pub const UPDATE_ROWS_EVENT_V1: u8 = 24;
+pub const DELETE_ROWS_EVENT_V1: u8 = 25;
+
+/// Post-header lengths of event types 1..=38 (MySQL 5.7's table).
+const POST_HEADER_LENGTHS: [u8; 38] = [
+    56, 13, 0, 8, 0, 18, 0, 4, 4, 4, 4, 18, 0, 0, 95, 0, 4, 26, 8, 0, 0, 0, 8, 8, 8, 2, 0, 0, 0,
+    10, 10, 10, 42, 42, 0, 18, 52, 0,
+];
+
+/// `Query` status variable codes.
+const Q_FLAGS2_CODE: u8 = 0;
+const Q_SQL_MODE_CODE: u8 = 1;
+const Q_CHARSET_CODE: u8 = 4;
+const Q_CATALOG_NZ_CODE: u8 = 6;
+
+/// `flags2` bits of a Query event.
+pub const OPTION_NOT_AUTOCOMMIT: u32 = 0x80000;
+pub const OPTION_NO_FOREIGN_KEY_CHECKS: u32 = 0x400_0000;
+pub const OPTION_RELAXED_UNIQUE_CHECKS: u32 = 0x800_0000;
+
+/// Rows event flag: the last rows event of a statement.
+pub const STMT_END_F: u16 = 1;
+
+/// Where events are encoded: one transaction's (or one file header's) bytes.
+///
+/// Each event's `log_pos` is `base + end of the event in this buffer`; `base` is the file
+/// offset the buffer will be appended at. [`EventBuf::rebase`] moves a finished buffer to
+/// another offset (patching `log_pos` and the checksums).
+#[derive(Clone, Debug)]
+pub struct EventBuf {
+    pub bytes: Vec<u8>,
+    base: u64,
+    server_id: u32,
+    checksum: bool,
+    /// Start of the event being written.
+    open: Option<usize>,
+}
+
+/// What a Query event records about the session that ran the statement.
+#[derive(Clone, Debug)]
+pub struct QueryContext<'a> {
+    pub thread_id: u32,
+    pub exec_time: u32,
+    pub db: &'a str,
+    pub error_code: u16,
+    pub flags2: u32,
+    pub sql_mode: u64,
+    /// character_set_client, collation_connection, collation_server (collation ids).
+    pub charset: [u16; 3],
+}
+
+/// A table's description in Table_map events.
+#[derive(Clone, Debug)]
+pub struct TableMap<'a> {
+    pub table_id: u64,
+    pub db: &'a str,
+    pub table: &'a str,
+    /// Column types and nullability, in table order.
+    pub columns: &'a [(SqlType, bool)],
+}
+
+/// Write, Update or Delete rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowsKind {
+    Write,
+    Update,
+    Delete,
+}
+
+impl EventBuf {
+    pub fn new(base: u64, server_id: u32, checksum: bool) -> EventBuf {
+        EventBuf {
+            bytes: Vec::new(),
+            base,
+            server_id,
+            checksum,
+            open: None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The file offset just past the buffer.
+    pub fn end_pos(&self) -> u64 {
+        self.base + self.bytes.len() as u64
+    }
+
+    fn begin(&mut self, ty: u8, timestamp: u32, flags: u16) {
+        debug_assert!(self.open.is_none(), "event begun inside another");
+        self.open = Some(self.bytes.len());
+        let b = &mut self.bytes;
+        b.extend_from_slice(&timestamp.to_le_bytes());
+        b.push(ty);
+        b.extend_from_slice(&self.server_id.to_le_bytes());
+        b.extend_from_slice(&[0; 8]); // size, log_pos: filled by `end`
+        b.extend_from_slice(&flags.to_le_bytes());
+    }
+
+    fn end(&mut self) {
+        let Some(start) = self.open.take() else {
+            return;
+        };
+        let size = self.bytes.len() - start + if self.checksum { 4 } else { 0 };
+        let log_pos = self.base + (start + size) as u64;
+        self.bytes[start + 9..start + 13].copy_from_slice(&(size as u32).to_le_bytes());
+        self.bytes[start + 13..start + 17].copy_from_slice(&(log_pos as u32).to_le_bytes());
+        if self.checksum {
+            let crc = crc32fast::hash(&self.bytes[start..]);
+            self.bytes.extend_from_slice(&crc.to_le_bytes());
+        }
+    }
+
+    /// Moves the buffer to file offset `base`: every event's `log_pos` and checksum are
+    /// rewritten.
+    pub fn rebase(&mut self, base: u64) {
+        if base == self.base {
+            return;
+        }
+        let mut at = 0;
+        while at + HEADER_LEN <= self.bytes.len() {
+            let size = u32::from_le_bytes(self.bytes[at + 9..at + 13].try_into().unwrap_or([0; 4]))
+                as usize;
+            if size < HEADER_LEN || at + size > self.bytes.len() {
+                break;
+            }
+            let log_pos = (base + (at + size) as u64) as u32;
+            self.bytes[at + 13..at + 17].copy_from_slice(&log_pos.to_le_bytes());
+            if self.checksum {
+                let crc = crc32fast::hash(&self.bytes[at..at + size - 4]);
+                self.bytes[at + size - 4..at + size].copy_from_slice(&crc.to_le_bytes());
+            }
+            at += size;
+        }
+        self.base = base;
+    }
+
+    /// The Format_description event that starts every file. `in_use` sets
+    /// LOG_EVENT_BINLOG_IN_USE_F (cleared when the file is closed properly).
+    pub fn format_description(&mut self, timestamp: u32, server_version: &str, in_use: bool) {
+        self.begin(
+            FORMAT_DESCRIPTION_EVENT,
+            timestamp,
+            if in_use { 1 } else { 0 },
+        );
+        let b = &mut self.bytes;
+        b.extend_from_slice(&BINLOG_VERSION.to_le_bytes());
+        let mut version = [0u8; 50];
+        let v = server_version.as_bytes();
+        let n = v.len().min(49);
+        version[..n].copy_from_slice(&v[..n]);
+        b.extend_from_slice(&version);
+        b.extend_from_slice(&timestamp.to_le_bytes());
+        b.push(HEADER_LEN as u8);
+        b.extend_from_slice(&POST_HEADER_LENGTHS);
+        b.push(if self.checksum { 1 } else { 0 });
+        self.end();
+    }
+
+    /// A Query event (`BEGIN`, DDL, …).
+    pub fn query(&mut self, timestamp: u32, q: &QueryContext, text: &str) {
+        self.begin(QUERY_EVENT, timestamp, 0);
+        let db = &q.db.as_bytes()[..q.db.len().min(255)];
+        let mut status = Vec::with_capacity(32);
+        status.push(Q_FLAGS2_CODE);
+        status.extend_from_slice(&q.flags2.to_le_bytes());
+        status.push(Q_SQL_MODE_CODE);
+        status.extend_from_slice(&q.sql_mode.to_le_bytes());
+        status.push(Q_CATALOG_NZ_CODE);
+        status.push(3);
+        status.extend_from_slice(b"std");
+        status.push(Q_CHARSET_CODE);
+        for c in q.charset {
+            status.extend_from_slice(&c.to_le_bytes());
+        }
+        let b = &mut self.bytes;
+        b.extend_from_slice(&q.thread_id.to_le_bytes());
+        b.extend_from_slice(&q.exec_time.to_le_bytes());
+        b.push(db.len() as u8);
+        b.extend_from_slice(&q.error_code.to_le_bytes());
+        b.extend_from_slice(&(status.len() as u16).to_le_bytes());
+        b.extend_from_slice(&status);
+        b.extend_from_slice(db);
+        b.push(0);
+        b.extend_from_slice(text.as_bytes());
+        self.end();
+    }
+
+    /// The Xid event that commits a transaction.
+    pub fn xid(&mut self, timestamp: u32, xid: u64) {
+        self.begin(XID_EVENT, timestamp, 0);
+        self.bytes.extend_from_slice(&xid.to_le_bytes());
+        self.end();
+    }
+
+    pub fn rotate(&mut self, timestamp: u32, next_file: &str) {
+        self.begin(ROTATE_EVENT, timestamp, 0);
+        self.bytes.extend_from_slice(&4u64.to_le_bytes());
+        self.bytes.extend_from_slice(next_file.as_bytes());
+        self.end();
+    }
+
+    pub fn stop(&mut self, timestamp: u32) {
+        self.begin(STOP_EVENT, timestamp, 0);
+        self.end();
+    }
+
+    pub fn table_map(&mut self, timestamp: u32, t: &TableMap) {
+        self.begin(TABLE_MAP_EVENT, timestamp, 0);
+        let b = &mut self.bytes;
+        b.extend_from_slice(&t.table_id.to_le_bytes()[..6]);
+        b.extend_from_slice(&1u16.to_le_bytes());
+        for name in [t.db, t.table] {
+            let n = &name.as_bytes()[..name.len().min(255)];
+            b.push(n.len() as u8);
+            b.extend_from_slice(n);
+            b.push(0);
+        }
+        put_lenenc(b, t.columns.len() as u64);
+        let mut meta = Vec::new();
+        for (ty, _) in t.columns {
+            let (code, m) = column_type(ty);
+            b.push(code);
+            meta.extend_from_slice(&m);
+        }
+        put_lenenc(b, meta.len() as u64);
+        b.extend_from_slice(&meta);
+        let mut nulls = vec![0u8; t.columns.len().div_ceil(8)];
+        for (i, (_, nullable)) in t.columns.iter().enumerate() {
+            if *nullable {
+                nulls[i / 8] |= 1 << (i % 8);
+            }
+        }
+        b.extend_from_slice(&nulls);
+        self.end();
+    }
+
+    /// A rows event for `t`. `rows` are full row images (for Update: before, after, before,
+    /// after, …). `last` marks the statement's last rows event (STMT_END_F).
+    pub fn rows<'r>(
+        &mut self,
+        timestamp: u32,
+        kind: RowsKind,
+        t: &TableMap,
+        rows: impl IntoIterator<Item = &'r [Value]>,
+        last: bool,
+    ) {
+        let ty = match kind {
+            RowsKind::Write => WRITE_ROWS_EVENT_V1,
+            RowsKind::Update => UPDATE_ROWS_EVENT_V1,
+            RowsKind::Delete => DELETE_ROWS_EVENT_V1,
+        };
+        self.begin(ty, timestamp, 0);
+        let n = t.columns.len();
+        let b = &mut self.bytes;
+        b.extend_from_slice(&t.table_id.to_le_bytes()[..6]);
+        b.extend_from_slice(&(if last { STMT_END_F } else { 0 }).to_le_bytes());
+        put_lenenc(b, n as u64);
+        let present = all_ones(n);
+        b.extend_from_slice(&present);
+        if kind == RowsKind::Update {
+            b.extend_from_slice(&present);
+        }
+        for row in rows {
+            let at = b.len();
+            b.resize(at + n.div_ceil(8), 0);
+            for (i, (ty, _)) in t.columns.iter().enumerate() {
+                match row.get(i) {
+                    None | Some(Value::Null) => b[at + i / 8] |= 1 << (i % 8),
+                    Some(v) => put_value(b, ty, v),
+                }
+            }
+        }
+        self.end();
+    }
+}
+
+fn all_ones(n: usize) -> Vec<u8> {
+    let mut v = vec![0xFFu8; n.div_ceil(8)];
+    if n % 8 != 0 {
+        if let Some(l) = v.last_mut() {
+            *l = (1u8 << (n % 8)) - 1;
+        }
+    }
+    v
+}
+
+fn put_lenenc(b: &mut Vec<u8>, v: u64) {
+    crate::wire::packet::put_lenenc_int(b, v);
+}
+
+/// Bytes per character of a column's character set (1 for binary types).
+fn max_bytes(ty: &SqlType) -> u32 {
+    ty.collation().charset().max_len()
+}
+
+/// Length in bytes of a CHAR/VARCHAR/BINARY/VARBINARY column.
+fn byte_len(ty: &SqlType, chars: u32) -> u32 {
+    chars.saturating_mul(max_bytes(ty)).min(0xFFFF)
+}
+
+fn blob_pack_len(size: BlobSize) -> u8 {
+    match size {
+        BlobSize::Tiny => 1,
+        BlobSize::Normal => 2,
+        BlobSize::Medium => 3,
+        BlobSize::Long => 4,
+    }
+}
+
+/// A column's binlog type code and Table_map metadata.
+pub fn column_type(ty: &SqlType) -> (u8, Vec<u8>) {
+    use SqlType as T;
+    match ty {
+        T::Int { width, .. } => (
+            match width {
+                IntWidth::Tiny => 1,
+                IntWidth::Small => 2,
+                IntWidth::Medium => 9,
+                IntWidth::Int => 3,
+                IntWidth::Big => 8,
+            },
+            vec![],
+        ),
+        T::Bool => (1, vec![]),
+        T::Null => (6, vec![]),
+        T::Float { .. } => (4, vec![4]),
+        T::Double { .. } => (5, vec![8]),
+        T::Decimal {
+            precision, scale, ..
+        } => (246, vec![*precision, *scale]),
+        T::Char { len, .. } | T::Binary { len } => {
+            let l = byte_len(ty, *len);
+            (254, vec![254 ^ ((l & 0x300) >> 4) as u8, (l & 0xFF) as u8])
+        }
+        T::VarChar { len, .. } | T::VarBinary { len } => {
+            (15, byte_len(ty, *len).to_le_bytes()[..2].to_vec())
+        }
+        T::Text { size, .. } | T::Blob { size } => (252, vec![blob_pack_len(*size)]),
+        T::Json => (252, vec![4]),
+        T::Date => (10, vec![]),
+        T::DateTime { fsp } => (18, vec![*fsp]),
+        T::Timestamp { fsp } => (17, vec![*fsp]),
+        T::Time { fsp } => (19, vec![*fsp]),
+        T::Year => (13, vec![]),
+        T::Enum { values, .. } => (254, vec![247, if values.len() > 255 { 2 } else { 1 }]),
+        T::Set { values, .. } => (254, vec![248, values.len().div_ceil(8).clamp(1, 8) as u8]),
+        T::Bit { len } => (16, vec![len % 8, len / 8]),
+    }
+}
+
+/// Lenient numeric views (stored values already have their column's type).
+fn as_i64(v: &Value) -> i64 {
+    crate::wire::binary::as_i128(v) as i64
+}
+
+fn as_bytes(v: &Value) -> std::borrow::Cow<'_, [u8]> {
+    crate::sql::convert::to_bytes(v)
+}
+
+fn put_be(b: &mut Vec<u8>, v: u64, n: usize) {
+    b.extend_from_slice(&v.to_be_bytes()[8 - n..]);
+}
+
+fn put_fraction(b: &mut Vec<u8>, micro: u32, fsp: u8) {
+    match fsp {
+        1 | 2 => b.push((micro / 10_000) as u8),
+        3 | 4 => put_be(b, (micro / 100) as u64, 2),
+        5 | 6 => put_be(b, micro as u64, 3),
+        _ => {}
+    }
+}
+
+fn datetime_of(v: &Value) -> DateTime {
+    match v {
+        Value::Date(d) | Value::DateTime(d) => *d,
+        _ => DateTime::ZERO,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// One value in its column's binlog encoding (see the module doc).
+pub fn put_value(b: &mut Vec<u8>, ty: &SqlType, v: &Value) {
+    use SqlType as T;
+    match ty {
+        T::Int { width, .. } => {
+            let x = as_i64(v);
+            let n = match width {
+                IntWidth::Tiny => 1,
+                IntWidth::Small => 2,
+                IntWidth::Medium => 3,
+                IntWidth::Int => 4,
+                IntWidth::Big => 8,
+            };
+            b.extend_from_slice(&x.to_le_bytes()[..n]);
+        }
+        T::Bool => b.push(as_i64(v) as u8),
+        T::Null => {}
+        T::Float { .. } => b.extend_from_slice(&(as_f64(v) as f32).to_le_bytes()),
+        T::Double { .. } => b.extend_from_slice(&as_f64(v).to_le_bytes()),
+        T::Decimal {
+            precision, scale, ..
+        } => {
+            let d = match v {
+                Value::Decimal(d) => (**d).clone(),
+                other => BigDecimal::try_from(as_f64(other)).unwrap_or_default(),
+            };
+            put_decimal(b, &d, *precision, *scale);
+        }
+        T::Char { len, .. } | T::Binary { len } | T::VarChar { len, .. } | T::VarBinary { len } => {
+            let s = as_bytes(v);
+            let max = byte_len(ty, *len) as usize;
+            let s = &s[..s.len().min(max)];
+            if max > 255 {
+                b.extend_from_slice(&(s.len() as u16).to_le_bytes());
+            } else {
+                b.push(s.len() as u8);
+            }
+            b.extend_from_slice(s);
+        }
+        T::Text { size, .. } | T::Blob { size } => {
+            let s = as_bytes(v);
+            let n = blob_pack_len(*size) as usize;
+            b.extend_from_slice(&(s.len() as u32).to_le_bytes()[..n]);
+            b.extend_from_slice(&s);
+        }
+        T::Json => {
+            let s = as_bytes(v);
+            b.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            b.extend_from_slice(&s);
+        }
+        T::Date => {
+            let d = datetime_of(v);
+            let x = d.year as u32 * 512 + d.month as u32 * 32 + d.day as u32;
+            b.extend_from_slice(&x.to_le_bytes()[..3]);
+        }
+        T::DateTime { fsp } => {
+            let d = datetime_of(v);
+            let ym = d.year as u64 * 13 + d.month as u64;
+            let x = (1u64 << 39)
+                | ym << 22
+                | (d.day as u64) << 17
+                | (d.hour as u64) << 12
+                | (d.minute as u64) << 6
+                | d.second as u64;
+            put_be(b, x, 5);
+            put_fraction(b, d.micro, *fsp);
+        }
+        T::Timestamp { fsp } => {
+            let d = datetime_of(v);
+            let secs = if d.year == 0 {
+                0
+            } else {
+                days_from_civil(d.year as i64, d.month as i64, d.day as i64) * 86_400
+                    + d.hour as i64 * 3600
+                    + d.minute as i64 * 60
+                    + d.second as i64
+            };
+            put_be(b, secs.clamp(0, u32::MAX as i64) as u64, 4);
+            put_fraction(b, d.micro, *fsp);
+        }
+        T::Time { fsp } => {
+            let micros = match v {
+                Value::Time(t) => t.micros,
+                _ => 0,
+            };
+            put_time2(b, micros, *fsp);
+        }
+        T::Year => {
+            let y = as_i64(v);
+            b.push(if y == 0 {
+                0
+            } else {
+                (y - 1900).clamp(0, 255) as u8
+            });
+        }
+        T::Enum { values, .. } => {
+            let s = as_bytes(v);
+            let idx = values
+                .iter()
+                .position(|m| m.as_bytes().eq_ignore_ascii_case(&s))
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            let n = if values.len() > 255 { 2 } else { 1 };
+            b.extend_from_slice(&(idx as u16).to_le_bytes()[..n]);
+        }
+        T::Set { values, .. } => {
+            let s = as_bytes(v);
+            let mut bits = 0u64;
+            for part in s.split(|&c| c == b',').filter(|p| !p.is_empty()) {
+                if let Some(i) = values
+                    .iter()
+                    .position(|m| m.as_bytes().eq_ignore_ascii_case(part))
+                {
+                    bits |= 1 << i.min(63);
+                }
+            }
+            let n = values.len().div_ceil(8).clamp(1, 8);
+            b.extend_from_slice(&bits.to_le_bytes()[..n]);
+        }
+        T::Bit { len } => {
+            let x = as_i64(v) as u64;
+            put_be(b, x, (*len as usize).div_ceil(8).clamp(1, 8));
+        }
+    }
+}
+
+/// TIME2 (see the module doc).
+fn put_time2(b: &mut Vec<u8>, micros: i64, fsp: u8) {
+    let neg = micros < 0;
+    let a = micros.unsigned_abs();
+    let (secs, frac) = (a / 1_000_000, (a % 1_000_000) as i64);
+    let (h, m, s) = (secs / 3600, (secs / 60) % 60, secs % 60);
+    let mut packed = (((h << 12) | (m << 6) | s) as i64) << 24 | frac;
+    if neg {
+        packed = -packed;
+    }
+    const INT_OFS: i64 = 0x80_0000;
+    match fsp {
+        1..=4 => {
+            let (unit, bytes) = if fsp <= 2 { (10_000, 1) } else { (100, 2) };
+            let mut int = packed >> 24;
+            let mut f = (packed - (int << 24)) / unit;
+            if int < 0 && f != 0 {
+                int += 1;
+                f -= 1_000_000 / unit;
+            }
+            put_be(b, (int + INT_OFS) as u64, 3);
+            put_be(b, f as u64, bytes);
+        }
+        5 | 6 => put_be(b, (packed + 0x8000_0000_0000) as u64, 6),
+        _ => put_be(b, ((packed >> 24) + INT_OFS) as u64, 3),
+    }
+}
+
+const DIG2BYTES: [usize; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
+
+/// MySQL's binary DECIMAL(precision, scale) (see the module doc).
+pub fn put_decimal(b: &mut Vec<u8>, d: &BigDecimal, precision: u8, scale: u8) {
+    let (p, s) = (precision as usize, scale as usize);
+    let intg = p.saturating_sub(s);
+    let neg = d.is_negative();
+    // |d| scaled to `scale` decimals, as digits, the integer part padded to `intg`.
+    let (digits, _) = d.abs().with_scale(s as i64).into_bigint_and_exponent();
+    let text = digits.to_string();
+    let text = if text.len() < p {
+        format!("{}{}", "0".repeat(p - text.len()), text)
+    } else {
+        text[text.len() - p..].to_string()
+    };
+    let (int_digits, frac_digits) = text.as_bytes().split_at(intg);
+    let start = b.len();
+    let num = |ds: &[u8]| ds.iter().fold(0u64, |n, c| n * 10 + (c - b'0') as u64);
+    // Integer part: leading partial group, then groups of 9.
+    let lead = intg % 9;
+    if lead > 0 {
+        put_be(b, num(&int_digits[..lead]), DIG2BYTES[lead]);
+    }
+    for g in int_digits[lead..].chunks(9) {
+        put_be(b, num(g), 4);
+    }
+    // Fraction: groups of 9, then a trailing partial group.
+    let full = s / 9 * 9;
+    for g in frac_digits[..full].chunks(9) {
+        put_be(b, num(g), 4);
+    }
+    let trail = s % 9;
+    if trail > 0 {
+        put_be(b, num(&frac_digits[full..]), DIG2BYTES[trail]);
+    }
+    if neg {
+        for x in &mut b[start..] {
+            *x = !*x;
+        }
+    }
+    if let Some(first) = b.get_mut(start) {
+        *first ^= 0x80;
+    }
+}
+
+#[cfg(test)]
+mod tests;
