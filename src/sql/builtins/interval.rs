@@ -21,33 +21,19 @@
 //! decide whether the last month is complete). `TIMEDIFF` of a date and a TIME, or of two
 //! values of different kinds, is NULL.
 
+use super::R;
 use super::time::{
     Kind, add_micros, arg_decimals, calc_week, get_date_strict, get_datetime, get_time,
     precision_of, warn_overflow, week_mode,
 };
 use super::{Builtin, FnCtx, any_null, arg, bigint, const_int, int_arg, text_type};
-use crate::error::{MyError, code};
+use crate::error::code;
 use crate::sql::convert;
 use crate::sql::temporal::{self, Interval, IntervalUnit};
 use crate::sql::types::SqlType;
 use crate::sql::value::{DateTime, Time, Value};
 use bigdecimal::num_bigint::Sign;
 use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive};
-
-type R = Result<Value, MyError>;
-
-macro_rules! f {
-    ($name:literal, $min:expr, $max:expr, $ret:expr, $eval:expr) => {
-        Builtin {
-            name: $name,
-            min_args: $min,
-            max_args: $max,
-            ret: $ret,
-            eval: $eval,
-            deterministic: true,
-        }
-    };
-}
 
 pub(super) static FUNCS: &[Builtin] = &[
     f!("timediff", 2, 2, ret_timediff, timediff),

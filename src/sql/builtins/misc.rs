@@ -23,6 +23,7 @@
 //! - `JSON_VALID` is 1 for valid JSON text, 0 otherwise (non-string arguments included);
 //!   `JSON_QUOTE` quotes a string (error 3064 for other types, as MySQL).
 
+use super::R;
 use super::{
     Builtin, FnCtx, any_null, arg, binary_type, first_len, fits_packet, int_arg, int_display,
     str_arg, text_type,
@@ -34,21 +35,6 @@ use crate::sql::value::Value;
 use sha1::Digest;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-type R = Result<Value, MyError>;
-
-macro_rules! f {
-    ($name:literal, $min:expr, $max:expr, $ret:expr, $eval:expr) => {
-        Builtin {
-            name: $name,
-            min_args: $min,
-            max_args: $max,
-            ret: $ret,
-            eval: $eval,
-            deterministic: true,
-        }
-    };
-}
 
 pub(super) static FUNCS: &[Builtin] = &[
     f!("hex", 1, 1, ret_hex, hex),

@@ -70,6 +70,23 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// The result of a function's evaluation.
+type R = Result<Value, MyError>;
+
+/// A deterministic [`Builtin`] table entry: `f!(name, min_args, max_args, ret, eval)`.
+macro_rules! f {
+    ($name:literal, $min:expr, $max:expr, $ret:expr, $eval:expr) => {
+        Builtin {
+            name: $name,
+            min_args: $min,
+            max_args: $max,
+            ret: $ret,
+            eval: $eval,
+            deterministic: true,
+        }
+    };
+}
+
 mod interval;
 mod misc;
 mod numeric;

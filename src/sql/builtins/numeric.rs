@@ -21,6 +21,7 @@
 //! all integers → integers, any DOUBLE → doubles, any DECIMAL → decimals, a mix of numbers
 //! and strings → strings (MariaDB compares that mix as numbers), all temporal → temporal.
 
+use super::R;
 use super::{
     Builtin, FnCtx, any_null, arg, bigint, char_len_of, const_int, f64_arg, int_arg, int_display,
     ret_double, text_type,
@@ -36,23 +37,8 @@ use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
-type R = Result<Value, MyError>;
-
 /// `ER_INVALID_ARGUMENT_FOR_LOGARITHM` (not yet in `error::code`).
 const ER_INVALID_ARGUMENT_FOR_LOGARITHM: u16 = 3020;
-
-macro_rules! f {
-    ($name:literal, $min:expr, $max:expr, $ret:expr, $eval:expr) => {
-        Builtin {
-            name: $name,
-            min_args: $min,
-            max_args: $max,
-            ret: $ret,
-            eval: $eval,
-            deterministic: true,
-        }
-    };
-}
 
 pub(super) static FUNCS: &[Builtin] = &[
     f!("abs", 1, 1, ret_abs, abs),

@@ -12,32 +12,17 @@
 //! (`SUBSTRING_INDEX('aaa', 'aa', -1)` is `''` in MySQL, `'a'` in MariaDB); `LOCATE`
 //! compares byte runs as long as the needle, so `'e'` finds `'E'` but not `'é'`.
 
+use super::R;
 use super::{
     Builtin, FnCtx, arg, bigint, binary_type, char_len_of, const_int, first_len, fits_packet,
     int_arg, int_display, str_arg, text_type,
 };
-use crate::error::MyError;
 use crate::sql::collation;
 use crate::sql::convert;
 use crate::sql::types::{Collation, SqlType};
 use crate::sql::value::Value;
 use bigdecimal::RoundingMode;
 use std::cmp::Ordering;
-
-type R = Result<Value, MyError>;
-
-macro_rules! f {
-    ($name:literal, $min:expr, $max:expr, $ret:expr, $eval:expr) => {
-        Builtin {
-            name: $name,
-            min_args: $min,
-            max_args: $max,
-            ret: $ret,
-            eval: $eval,
-            deterministic: true,
-        }
-    };
-}
 
 const MANY: usize = usize::MAX;
 

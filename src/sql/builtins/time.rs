@@ -29,6 +29,7 @@
 //! (Monday first, week-of-year 1…53 or 0…53, first week = the one with a first weekday or
 //! with four days) — see [`calc_week`].
 
+use super::R;
 use super::timefmt;
 use super::{Builtin, FnCtx, any_null, arg, bigint, const_int, int_arg, int_display, text_type};
 use crate::error::{MyError, code};
@@ -38,21 +39,6 @@ use crate::sql::types::SqlType;
 use crate::sql::value::{DateTime, Time, Value};
 use bigdecimal::num_bigint::Sign;
 use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive};
-
-type R = Result<Value, MyError>;
-
-macro_rules! f {
-    ($name:literal, $min:expr, $max:expr, $ret:expr, $eval:expr) => {
-        Builtin {
-            name: $name,
-            min_args: $min,
-            max_args: $max,
-            ret: $ret,
-            eval: $eval,
-            deterministic: true,
-        }
-    };
-}
 
 pub(super) static FUNCS: &[Builtin] = &[
     f!("now", 0, 1, ret_now, now),

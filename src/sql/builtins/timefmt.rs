@@ -18,18 +18,17 @@
 //! MySQL 8.0 with its default `sql_mode` (`NO_ZERO_DATE`, `NO_ZERO_IN_DATE`), a date with
 //! a zero year, month or day is NULL (MariaDB's default mode returns it).
 
+use super::R;
 use super::time::{
     DAY_NAMES, MONTH_NAMES, WEEK_FIRST_WEEKDAY, WEEK_MONDAY_FIRST, WEEK_YEAR, calc_week,
     calc_weekday,
 };
 use super::{Builtin, FnCtx, arg, fits_packet, str_arg, text_type};
-use crate::error::{MyError, code};
+use crate::error::code;
 use crate::sql::convert;
 use crate::sql::temporal;
 use crate::sql::types::SqlType;
 use crate::sql::value::{DateTime, Time, Value};
-
-type R = Result<Value, MyError>;
 
 pub(super) static FUNCS: &[Builtin] = &[
     Builtin {
