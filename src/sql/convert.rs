@@ -407,7 +407,8 @@ struct NumScan {
     has_digits: bool,
 }
 
-fn is_space(b: u8) -> bool {
+/// ASCII white space as MySQL's number parsers skip it.
+pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
 }
 
@@ -417,20 +418,25 @@ fn count_digits(s: &[u8], from: usize) -> usize {
         .unwrap_or(0)
 }
 
-fn scan_number(s: &[u8]) -> NumScan {
-    let mut i = s.iter().position(|&b| !is_space(b)).unwrap_or(s.len());
-    let start = i;
-    let negative = match s.get(i) {
+/// Skips an optional `-` or `+` at `s[*i]`; true for `-`.
+pub(crate) fn skip_sign(s: &[u8], i: &mut usize) -> bool {
+    match s.get(*i) {
         Some(b'-') => {
-            i += 1;
+            *i += 1;
             true
         }
         Some(b'+') => {
-            i += 1;
+            *i += 1;
             false
         }
         _ => false,
-    };
+    }
+}
+
+fn scan_number(s: &[u8]) -> NumScan {
+    let mut i = s.iter().position(|&b| !is_space(b)).unwrap_or(s.len());
+    let start = i;
+    let negative = skip_sign(s, &mut i);
     let int = (i, i + count_digits(s, i));
     i = int.1;
     let mut frac = (i, i);
@@ -445,17 +451,7 @@ fn scan_number(s: &[u8]) -> NumScan {
     let mut exp: i64 = 0;
     if has_digits && matches!(s.get(i), Some(b'e' | b'E')) {
         let mut j = i + 1;
-        let exp_negative = match s.get(j) {
-            Some(b'-') => {
-                j += 1;
-                true
-            }
-            Some(b'+') => {
-                j += 1;
-                false
-            }
-            _ => false,
-        };
+        let exp_negative = skip_sign(s, &mut j);
         let n = count_digits(s, j);
         if n > 0 {
             for &b in &s[j..j + n] {
@@ -612,17 +608,7 @@ fn str_to_f64(s: &[u8]) -> (f64, NumStatus) {
 /// String → integer prefix (`my_strtoll10`): spaces, sign, digits; no fraction, no exponent.
 fn str_to_int_prefix(s: &[u8]) -> (i128, NumStatus) {
     let mut i = s.iter().position(|&b| !is_space(b)).unwrap_or(s.len());
-    let negative = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let negative = skip_sign(s, &mut i);
     let n = count_digits(s, i);
     let mut st = NumStatus {
         no_digits: n == 0,

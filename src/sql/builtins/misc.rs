@@ -604,19 +604,9 @@ fn from_base64(args: &[Value], _: &mut FnCtx) -> R {
 fn str_to_int_base(s: &[u8], base: u32, signed: bool) -> u64 {
     let mut i = s
         .iter()
-        .position(|&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c'))
+        .position(|&c| !convert::is_space(c))
         .unwrap_or(s.len());
-    let negative = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let negative = convert::skip_sign(s, &mut i);
     let mut v: u64 = 0;
     let mut overflow = false;
     for &c in s.get(i..).unwrap_or_default() {

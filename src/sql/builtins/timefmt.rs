@@ -430,26 +430,12 @@ struct Fields {
     micro: i64,
 }
 
-fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
-}
-
 /// MySQL's `my_strtoll10` over at most `max` bytes: optional blanks and sign, then
 /// digits. Returns (value, bytes used); `None` if there is no digit.
 fn strtoll10(s: &[u8], max: usize) -> Option<(i64, usize)> {
     let s = &s[..max.min(s.len())];
     let mut i = s.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
-    let neg = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let neg = convert::skip_sign(s, &mut i);
     let start = i;
     let mut v: i64 = 0;
     while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
@@ -505,7 +491,7 @@ fn extract(fmt: &[u8], val: &[u8], f: &mut Fields, sub: bool) -> Result<usize, B
         (false, false, false, false);
     let (mut p, mut v) = (0usize, 0usize);
     while p < fmt.len() && v < val.len() {
-        while v < val.len() && is_space(val[v]) {
+        while v < val.len() && convert::is_space(val[v]) {
             v += 1;
         }
         if v >= val.len() {
@@ -631,7 +617,7 @@ fn extract(fmt: &[u8], val: &[u8], f: &mut Fields, sub: bool) -> Result<usize, B
                 b'#' => v += rest.iter().take_while(|c| c.is_ascii_digit()).count(),
                 _ => return Err(bad()),
             }
-        } else if !is_space(fmt[p]) {
+        } else if !convert::is_space(fmt[p]) {
             if rest[0] != fmt[p] {
                 return Err(bad());
             }
@@ -739,7 +725,7 @@ fn str_to_date(args: &[Value], ctx: &mut FnCtx) -> R {
         warn_bad_str_to_date(ctx, "datetime", &val);
         return Ok(Value::Null);
     }
-    if val[used..].iter().any(|&c| !is_space(c)) {
+    if val[used..].iter().any(|&c| !convert::is_space(c)) {
         let kind = match target {
             Produces::Date => "date",
             Produces::DateTime(_) => "datetime",
