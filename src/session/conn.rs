@@ -65,17 +65,13 @@ impl<W: ConnWriter> WireResponder<'_, W> {
         }
         // Inside the synchronous executor. On a connection's own thread, write with the
         // thread blocked; on a pool worker, hand the worker over while the socket drains.
-        let r = match tokio::runtime::Handle::current().runtime_flavor() {
-            tokio::runtime::RuntimeFlavor::MultiThread => {
-                let w = &mut *self.w;
-                let out = &mut *self.out;
-                tokio::task::block_in_place(|| {
-                    tokio::runtime::Handle::current().block_on(w.flush(out))
-                })
-            }
-            _ => self
-                .w
-                .flush_with(|bytes| self.out.write_all_blocking(bytes, self.write_timeout)),
+        let r = if threads::on_shared_pool() {
+            let w = &mut *self.w;
+            let out = &mut *self.out;
+            tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(w.flush(out)))
+        } else {
+            self.w
+                .flush_with(|bytes| self.out.write_all_blocking(bytes, self.write_timeout))
         };
         if r.is_err() {
             self.io_failed = true;

@@ -44,10 +44,17 @@ pub fn pooled(server_globals: &crate::config::GlobalVars) -> bool {
 /// Runs `f`, which may block the thread: on a shared pool worker the worker's other tasks are
 /// handed over first; on a connection's own thread (or outside tokio) it is a plain call.
 pub fn blocking<R>(f: impl FnOnce() -> R) -> R {
-    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
-        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
-        _ => f(),
+    if on_shared_pool() {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
     }
+}
+
+/// Running on a worker of the shared multi-threaded runtime (not a connection's own thread).
+pub fn on_shared_pool() -> bool {
+    tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
 }
 
 /// Gives an accepted connection its thread: a task in the shared pool when `pooled`
