@@ -43,6 +43,12 @@ pub mod code {
     pub const ER_BAD_TABLE_ERROR: u16 = 1051;
     pub const ER_NON_UNIQ_ERROR: u16 = 1052;
     pub const ER_SERVER_SHUTDOWN: u16 = 1053;
+    pub const ER_ERROR_ON_WRITE: u16 = 1026;
+    pub const ER_UNKNOWN_TARGET_BINLOG: u16 = 1373;
+    pub const ER_LOG_IN_USE: u16 = 1378;
+    pub const ER_NO_BINARY_LOGGING: u16 = 1381;
+    pub const ER_WARN_PURGE_LOG_IN_USE: u16 = 1867;
+    pub const ER_ERROR_WHEN_EXECUTING_COMMAND: u16 = 1220;
     pub const ER_BAD_FIELD_ERROR: u16 = 1054;
     pub const ER_WRONG_FIELD_WITH_GROUP: u16 = 1055;
     pub const ER_WRONG_GROUP_FIELD: u16 = 1056;

@@ -89,5 +89,53 @@ fn run(globals: GlobalVars) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    rt.block_on(quire::session::conn::listen(server, socket))
+    rt.block_on(open_journal(&server, &datadir))?;
+    let r = rt.block_on(quire::session::conn::listen(server.clone(), socket));
+    if let Some(j) = server.journal.get() {
+        j.shutdown();
+    }
+    r
+}
+
+/// Replay the journal (recovery) and start its writer.
+async fn open_journal(server: &Arc<Server>, datadir: &Path) -> Result<(), String> {
+    use quire::journal::{recover, writer};
+    let g = &server.globals;
+    let basename = g.get_string(vars::LOG_BIN_BASENAME);
+    let method = g.get_string(vars::INNODB_FLUSH_METHOD);
+    let method = writer::FlushMethod::from_name(&method).ok_or_else(|| {
+        format!("innodb_flush_method '{method}' is not supported (fsync, fdatasync, O_DSYNC)")
+    })?;
+    let on_corruption = if g
+        .get_string(vars::JOURNAL_RECOVERY)
+        .eq_ignore_ascii_case("truncate")
+    {
+        recover::OnCorruption::Truncate
+    } else {
+        recover::OnCorruption::Stop
+    };
+    let started = std::time::Instant::now();
+    let (start, found) = recover::recover(server, datadir, &basename, on_corruption).await?;
+    if found.files > 0 {
+        eprintln!(
+            "quire: [Note] journal: replayed {} transactions and {} statements from {} files in {} ms",
+            found.transactions,
+            found.statements,
+            found.files,
+            started.elapsed().as_millis()
+        );
+    }
+    let journal = writer::Journal::start(
+        datadir.to_path_buf(),
+        basename,
+        g.get_bool(vars::LOG_BIN),
+        g.get_u64(vars::SERVER_ID) as u32,
+        server.version.clone(),
+        method,
+        server.storage.clone(),
+        start,
+        g,
+    )?;
+    let _ = server.journal.set(journal);
+    Ok(())
 }

@@ -94,6 +94,8 @@ pub struct Server {
     pub status: Status,
     /// Connection threads and their cache (`thread_handling=one-thread-per-connection`).
     pub conn_threads: Arc<crate::session::threads::ConnThreads>,
+    /// The journal, once recovery has replayed it (unset: commits stay in memory).
+    pub journal: std::sync::OnceLock<Arc<crate::journal::writer::Journal>>,
 }
 
 impl Server {
@@ -114,6 +116,7 @@ impl Server {
             started: Instant::now(),
             status: Status::default(),
             conn_threads: Arc::default(),
+            journal: std::sync::OnceLock::new(),
         }
     }
 

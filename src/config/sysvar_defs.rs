@@ -486,6 +486,8 @@ registry! {
         INNODB_FLUSH_LOG_AT_TIMEOUT = uint("innodb_flush_log_at_timeout", G, 1, 2700, 1);
         INNODB_FLUSH_LOG_AT_TRX_COMMIT = uint("innodb_flush_log_at_trx_commit", G, 0, 2, 1);
         INNODB_FLUSH_METHOD = string("innodb_flush_method", G, "fsync").ro();
+        // What start-up does about a journal corrupt before its tail (journal::recover).
+        JOURNAL_RECOVERY = choice("journal_recovery", G, &["STOP", "TRUNCATE"], "STOP").ro();
         INNODB_IO_CAPACITY = uint("innodb_io_capacity", G, 100, U64_MAX, 200);
         INNODB_LOCK_WAIT_TIMEOUT = uint("innodb_lock_wait_timeout", B, 1, 1_073_741_824, 50);
         INNODB_LOG_BUFFER_SIZE = uint("innodb_log_buffer_size", G, 262_144, U32_MAX, 16_777_216);

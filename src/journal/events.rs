@@ -70,9 +70,11 @@
 //!
 //! TIME2: with `packed = ((hour<<12 | minute<<6 | second) << 24) + µs`, negated for a negative
 //! time: f = 0: (packed >> 24) + 0x800000 in 3 bytes BE; f = 1–2 / 3–4: the integer part
-//! (packed >> 24, incremented when negative with a fraction) + 0x800000 in 3 bytes BE, then
-//! the fraction in hundredths / ten-thousandths of a second (borrowed for negative times) as a
-//! signed 1 / 2 bytes BE; f = 5–6: packed + 0x800000000000 in 6 bytes BE.
+//! (packed >> 24, rounding down) + 0x800000 in 3 bytes BE, then the fraction (packed % 2^24
+//! truncated toward zero, so negative for a negative time) in hundredths / ten-thousandths of
+//! a second as a signed 1 / 2 bytes BE — a reader seeing a negative integer part and a
+//! non-zero fraction adds 1 to the first and subtracts 2^8 / 2^16 from the second; f = 5–6:
+//! packed + 0x800000000000 in 6 bytes BE.
 
 use crate::sql::types::{BlobSize, IntWidth, SqlType};
 use crate::sql::value::{DateTime, Value};
@@ -116,12 +118,14 @@ pub const STMT_END_F: u16 = 1;
 /// Where events are encoded: one transaction's (or one file header's) bytes.
 ///
 /// Each event's `log_pos` is `base + end of the event in this buffer`; `base` is the file
-/// offset the buffer will be appended at. [`EventBuf::rebase`] moves a finished buffer to
-/// another offset (patching `log_pos` and the checksums).
+/// offset the buffer will be appended at. A session encodes its transaction *unplaced*
+/// ([`EventBuf::unplaced`]: `log_pos` 0, checksum slots zero) because only the journal writer
+/// knows where it will land; [`EventBuf::place`] then fills in `log_pos` and the checksums.
 #[derive(Clone, Debug)]
 pub struct EventBuf {
     pub bytes: Vec<u8>,
-    base: u64,
+    /// The file offset of `bytes[0]`, once placed.
+    base: Option<u64>,
     server_id: u32,
     checksum: bool,
     /// Start of the event being written.
@@ -160,10 +164,22 @@ pub enum RowsKind {
 }
 
 impl EventBuf {
+    /// A buffer whose events will be written at file offset `base`.
     pub fn new(base: u64, server_id: u32, checksum: bool) -> EventBuf {
         EventBuf {
             bytes: Vec::new(),
-            base,
+            base: Some(base),
+            server_id,
+            checksum,
+            open: None,
+        }
+    }
+
+    /// A buffer whose file offset is not known yet (see [`EventBuf::place`]).
+    pub fn unplaced(server_id: u32, checksum: bool) -> EventBuf {
+        EventBuf {
+            bytes: Vec::new(),
+            base: None,
             server_id,
             checksum,
             open: None,
@@ -178,9 +194,13 @@ impl EventBuf {
         self.bytes.is_empty()
     }
 
-    /// The file offset just past the buffer.
+    pub fn has_checksums(&self) -> bool {
+        self.checksum
+    }
+
+    /// The file offset just past the buffer (0-based if unplaced).
     pub fn end_pos(&self) -> u64 {
-        self.base + self.bytes.len() as u64
+        self.base.unwrap_or(0) + self.bytes.len() as u64
     }
 
     fn begin(&mut self, ty: u8, timestamp: u32, flags: u16) {
@@ -199,37 +219,32 @@ impl EventBuf {
             return;
         };
         let size = self.bytes.len() - start + if self.checksum { 4 } else { 0 };
-        let log_pos = self.base + (start + size) as u64;
         self.bytes[start + 9..start + 13].copy_from_slice(&(size as u32).to_le_bytes());
-        self.bytes[start + 13..start + 17].copy_from_slice(&(log_pos as u32).to_le_bytes());
         if self.checksum {
-            let crc = crc32fast::hash(&self.bytes[start..]);
-            self.bytes.extend_from_slice(&crc.to_le_bytes());
+            self.bytes.extend_from_slice(&[0; 4]);
+        }
+        if let Some(base) = self.base {
+            seal(&mut self.bytes[start..], base + start as u64, self.checksum);
         }
     }
 
-    /// Moves the buffer to file offset `base`: every event's `log_pos` and checksum are
-    /// rewritten.
-    pub fn rebase(&mut self, base: u64) {
-        if base == self.base {
-            return;
-        }
+    /// Puts the buffer at file offset `base`: every event's `log_pos` and checksum are
+    /// (re)written.
+    pub fn place(&mut self, base: u64) {
         let mut at = 0;
         while at + HEADER_LEN <= self.bytes.len() {
-            let size = u32::from_le_bytes(self.bytes[at + 9..at + 13].try_into().unwrap_or([0; 4]))
-                as usize;
+            let size = event_size(&self.bytes[at..]);
             if size < HEADER_LEN || at + size > self.bytes.len() {
                 break;
             }
-            let log_pos = (base + (at + size) as u64) as u32;
-            self.bytes[at + 13..at + 17].copy_from_slice(&log_pos.to_le_bytes());
-            if self.checksum {
-                let crc = crc32fast::hash(&self.bytes[at..at + size - 4]);
-                self.bytes[at + size - 4..at + size].copy_from_slice(&crc.to_le_bytes());
-            }
+            seal(
+                &mut self.bytes[at..at + size],
+                base + at as u64,
+                self.checksum,
+            );
             at += size;
         }
-        self.base = base;
+        self.base = Some(base);
     }
 
     /// The Format_description event that starts every file. `in_use` sets
@@ -332,8 +347,8 @@ impl EventBuf {
         self.end();
     }
 
-    /// A rows event for `t`. `rows` are full row images (for Update: before, after, before,
-    /// after, …). `last` marks the statement's last rows event (STMT_END_F).
+    /// A rows event for `t` with full images. `rows` are row images (for Update: before,
+    /// after, before, after, …). `last` marks the statement's last rows event (STMT_END_F).
     pub fn rows<'r>(
         &mut self,
         timestamp: u32,
@@ -342,42 +357,114 @@ impl EventBuf {
         rows: impl IntoIterator<Item = &'r [Value]>,
         last: bool,
     ) {
+        let all = vec![true; t.columns.len()];
+        self.rows_start(timestamp, kind, t, &all, &all);
+        for row in rows {
+            self.rows_image(t, &all, row);
+        }
+        self.rows_finish(last);
+    }
+
+    /// Start a rows event: `before` / `after` say which columns the images carry (the after
+    /// bitmap is written for Update only; Write rows use `before` for their one image).
+    pub fn rows_start(
+        &mut self,
+        timestamp: u32,
+        kind: RowsKind,
+        t: &TableMap,
+        before: &[bool],
+        after: &[bool],
+    ) {
         let ty = match kind {
             RowsKind::Write => WRITE_ROWS_EVENT_V1,
             RowsKind::Update => UPDATE_ROWS_EVENT_V1,
             RowsKind::Delete => DELETE_ROWS_EVENT_V1,
         };
         self.begin(ty, timestamp, 0);
-        let n = t.columns.len();
         let b = &mut self.bytes;
         b.extend_from_slice(&t.table_id.to_le_bytes()[..6]);
-        b.extend_from_slice(&(if last { STMT_END_F } else { 0 }).to_le_bytes());
-        put_lenenc(b, n as u64);
-        let present = all_ones(n);
-        b.extend_from_slice(&present);
+        b.extend_from_slice(&0u16.to_le_bytes());
+        put_lenenc(b, t.columns.len() as u64);
+        b.extend_from_slice(&bitmap(before));
         if kind == RowsKind::Update {
-            b.extend_from_slice(&present);
+            b.extend_from_slice(&bitmap(after));
         }
-        for row in rows {
-            let at = b.len();
-            b.resize(at + n.div_ceil(8), 0);
-            for (i, (ty, _)) in t.columns.iter().enumerate() {
-                match row.get(i) {
-                    None | Some(Value::Null) => b[at + i / 8] |= 1 << (i % 8),
-                    Some(v) => put_value(b, ty, v),
-                }
+    }
+
+    /// One row image of the open rows event: the columns marked in `present`.
+    pub fn rows_image(&mut self, t: &TableMap, present: &[bool], row: &[Value]) {
+        let b = &mut self.bytes;
+        let n = present.iter().filter(|p| **p).count();
+        let at = b.len();
+        b.resize(at + n.div_ceil(8), 0);
+        let mut k = 0;
+        for (i, (ty, _)) in t.columns.iter().enumerate() {
+            if !present.get(i).copied().unwrap_or(false) {
+                continue;
             }
+            match row.get(i) {
+                None | Some(Value::Null) => b[at + k / 8] |= 1 << (k % 8),
+                Some(v) => put_value(b, ty, v),
+            }
+            k += 1;
+        }
+    }
+
+    /// Bytes in the event being written.
+    pub fn open_len(&self) -> usize {
+        self.open.map(|s| self.bytes.len() - s).unwrap_or(0)
+    }
+
+    /// End the open rows event; `last` sets STMT_END_F.
+    pub fn rows_finish(&mut self, last: bool) {
+        if let Some(start) = self.open {
+            let flags = if last { STMT_END_F } else { 0 };
+            self.bytes[start + HEADER_LEN + 6..start + HEADER_LEN + 8]
+                .copy_from_slice(&flags.to_le_bytes());
         }
         self.end();
     }
 }
 
-fn all_ones(n: usize) -> Vec<u8> {
-    let mut v = vec![0xFFu8; n.div_ceil(8)];
-    if n % 8 != 0 {
-        if let Some(l) = v.last_mut() {
-            *l = (1u8 << (n % 8)) - 1;
-        }
+/// The `size` field of the event starting at `ev[0]`.
+pub fn event_size(ev: &[u8]) -> usize {
+    match ev.get(9..13) {
+        Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+        None => 0,
+    }
+}
+
+/// The checksum of a whole event (its last 4 bytes excluded). A Format_description's is
+/// computed with LOG_EVENT_BINLOG_IN_USE_F cleared, as MySQL does, so closing a file (which
+/// clears the flag in place) leaves the checksum valid.
+pub fn event_crc(ev: &[u8]) -> u32 {
+    let body = &ev[..ev.len().saturating_sub(4)];
+    if body.len() > 17 && body[4] == FORMAT_DESCRIPTION_EVENT && body[17] & 1 != 0 {
+        let mut h = crc32fast::Hasher::new();
+        h.update(&body[..17]);
+        h.update(&[body[17] & !1]);
+        h.update(&body[18..]);
+        h.finalize()
+    } else {
+        crc32fast::hash(body)
+    }
+}
+
+/// Fill in `log_pos` (the event starts at file offset `at`) and the checksum of one event.
+fn seal(ev: &mut [u8], at: u64, checksum: bool) {
+    let log_pos = (at + ev.len() as u64) as u32;
+    ev[13..17].copy_from_slice(&log_pos.to_le_bytes());
+    if checksum {
+        let crc = event_crc(ev);
+        let n = ev.len();
+        ev[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+fn bitmap(bits: &[bool]) -> Vec<u8> {
+    let mut v = vec![0u8; bits.len().div_ceil(8)];
+    for (i, _) in bits.iter().enumerate().filter(|(_, b)| **b) {
+        v[i / 8] |= 1 << (i % 8);
     }
     v
 }
@@ -396,7 +483,7 @@ fn byte_len(ty: &SqlType, chars: u32) -> u32 {
     chars.saturating_mul(max_bytes(ty)).min(0xFFFF)
 }
 
-fn blob_pack_len(size: BlobSize) -> u8 {
+pub(crate) fn blob_pack_len(size: BlobSize) -> u8 {
     match size {
         BlobSize::Tiny => 1,
         BlobSize::Normal => 2,
@@ -475,17 +562,6 @@ fn datetime_of(v: &Value) -> DateTime {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 /// One value in its column's binlog encoding (see the module doc).
 pub fn put_value(b: &mut Vec<u8>, ty: &SqlType, v: &Value) {
     use SqlType as T;
@@ -558,10 +634,7 @@ pub fn put_value(b: &mut Vec<u8>, ty: &SqlType, v: &Value) {
             let secs = if d.year == 0 {
                 0
             } else {
-                days_from_civil(d.year as i64, d.month as i64, d.day as i64) * 86_400
-                    + d.hour as i64 * 3600
-                    + d.minute as i64 * 60
-                    + d.second as i64
+                crate::sql::temporal::unix_micros_from_datetime(&d, 0).unwrap_or(0) / 1_000_000
             };
             put_be(b, secs.clamp(0, u32::MAX as i64) as u64, 4);
             put_fraction(b, d.micro, *fsp);
@@ -612,6 +685,21 @@ pub fn put_value(b: &mut Vec<u8>, ty: &SqlType, v: &Value) {
     }
 }
 
+/// Do two stored values of a column of type `ty` have the same binlog encoding?
+pub fn same_value(ty: &SqlType, a: Option<&Value>, b: Option<&Value>) -> bool {
+    let null = |v: Option<&Value>| v.is_none_or(Value::is_null);
+    match (null(a), null(b)) {
+        (true, true) => true,
+        (false, false) => {
+            let (mut x, mut y) = (Vec::new(), Vec::new());
+            put_value(&mut x, ty, a.unwrap_or(&Value::Null));
+            put_value(&mut y, ty, b.unwrap_or(&Value::Null));
+            x == y
+        }
+        _ => false,
+    }
+}
+
 /// TIME2 (see the module doc).
 fn put_time2(b: &mut Vec<u8>, micros: i64, fsp: u8) {
     let neg = micros < 0;
@@ -626,12 +714,10 @@ fn put_time2(b: &mut Vec<u8>, micros: i64, fsp: u8) {
     match fsp {
         1..=4 => {
             let (unit, bytes) = if fsp <= 2 { (10_000, 1) } else { (100, 2) };
-            let mut int = packed >> 24;
-            let mut f = (packed - (int << 24)) / unit;
-            if int < 0 && f != 0 {
-                int += 1;
-                f -= 1_000_000 / unit;
-            }
+            // MySQL's my_time_packed_to_binary: the integer part rounds down, the
+            // fraction is the remainder truncated toward zero (negative for negative times).
+            let int = packed >> 24;
+            let f = (packed % (1 << 24)) / unit;
             put_be(b, (int + INT_OFS) as u64, 3);
             put_be(b, f as u64, bytes);
         }

@@ -1,11 +1,18 @@
 //! The journal: the binary log is the write-ahead log (DESIGN.md, "One journal").
 //!
-//! Parts so far:
+//! Parts:
 //! - [`events`]: the byte format of binlog v4 files and the encoder of every event Quire
-//!   writes. Sessions encode their transaction's events into their own buffer with it,
-//!   outside any shared lock; the writer only appends finished buffers.
-//!
-//! Still to come (issue 3): the file writer with group commit and the flush policies,
-//! rotation and the index file, checkpoints, recovery, and the SQL statements over the log.
+//!   writes.
+//! - [`txn`]: a session encodes its transaction's events into its own buffer with it,
+//!   outside any shared lock.
+//! - [`writer`]: the writer thread — group commit, the flush policies, rotation, the index.
+//! - [`decode`]: reading files back (recovery, `quire binlog`, SHOW BINLOG EVENTS).
+//! - [`recover`]: start-up — cut a torn tail, replay the journal into the tables.
+//! - [`sqlview`]: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS.
 
+pub mod decode;
 pub mod events;
+pub mod recover;
+pub mod sqlview;
+pub mod txn;
+pub mod writer;

@@ -934,6 +934,10 @@ where
         let skip_metadata = prepared.is_select() && stmt.meta_sent == Some(ptr);
         stmt.meta_sent = prepared.is_select().then_some(ptr);
         *ctx.shared.info.lock() = Some(stmt.info.clone());
+        if matches!(prepared.planned, crate::sql::Planned::Other(_)) {
+            ctx.stmt_text.clear();
+            ctx.stmt_text.push_str(&stmt.info);
+        }
         ctx.diag.clear();
         ctx.begin_statement();
         let mut resp = self.responder(ctx, true, skip_metadata);

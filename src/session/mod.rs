@@ -10,6 +10,7 @@
 //! thread on I/O outside [`threads::blocking`]. Row-lock waits, commit waits and the socket
 //! are all awaited.
 
+pub mod commit;
 pub mod conn;
 pub mod run;
 pub mod threads;
@@ -89,6 +90,11 @@ pub struct Ctx {
     pub div_precision_increment: u32,
     stmt_time: DateTime,
     stmt_unix_micros: i64,
+    /// Session settings the binary log records.
+    pub binlog: commit::BinlogSession,
+    /// The text of the statement being run when it is not a cached plan (DDL is logged
+    /// as its text).
+    pub stmt_text: String,
 }
 
 /// `+HH:MM` / `-HH:MM` as seconds east of UTC; None for `SYSTEM` (and anything else, which
@@ -144,6 +150,8 @@ impl Ctx {
             div_precision_increment: 4,
             stmt_time: DateTime::ZERO,
             stmt_unix_micros: 0,
+            binlog: commit::BinlogSession::default(),
+            stmt_text: String::new(),
         };
         c.refresh_cached_vars();
         c
@@ -169,6 +177,7 @@ impl Ctx {
             self.vars.get_u64(vars::DIV_PRECISION_INCREMENT).min(30) as u32;
         let max = self.vars.get_u64(vars::MAX_ERROR_COUNT).min(65535) as u32;
         self.diag.max_kept = max;
+        self.binlog = commit::BinlogSession::from_vars(&self.vars);
     }
 
     /// The session settings plans depend on, as a plan-cache key part.

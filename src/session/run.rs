@@ -314,13 +314,18 @@ impl Ctx {
     /// Commit the open transaction (if any).
     pub async fn commit(&mut self) -> Result<()> {
         if let Some(txn) = self.txn.take() {
-            let storage = self.server.storage.clone();
-            if txn.has_writes() {
-                // The journal's commit hook goes here: append, wait for the group's durability,
-                // then publish in log order. Until it exists, commits are in-memory only.
-                storage.txns.publish(&txn.shared);
-            }
-            storage.finalize(txn);
+            let txn = if txn.has_writes() {
+                match self.journal_commit(txn).await {
+                    Ok(t) => t,
+                    Err(e) => {
+                        self.snapshot_slot.clear();
+                        return Err(e);
+                    }
+                }
+            } else {
+                txn
+            };
+            self.server.storage.finalize(txn);
         }
         self.snapshot_slot.clear();
         Ok(())
@@ -736,6 +741,19 @@ impl Ctx {
                     }
                     Outcome::ok()
                 }
+                AdminStmt::Flush(what) => {
+                    if what.iter().any(|w| w == "LOGS" || w == "BINARY") {
+                        self.flush_binary_logs().await?;
+                    }
+                    Outcome::ok()
+                }
+                AdminStmt::PurgeLogs(target) => self.purge_binary_logs(target)?,
+                AdminStmt::ResetMaster(_) => {
+                    crate::journal::sqlview::exposed(self.server.journal.get())?;
+                    return Err(MyError::not_supported(
+                        "RESET MASTER (it needs a checkpoint to replace the journal)",
+                    ));
+                }
                 AdminStmt::Savepoint(_) | AdminStmt::ReleaseSavepoint(_) => {
                     return Err(MyError::not_supported("savepoints"));
                 }
@@ -820,6 +838,28 @@ impl Ctx {
     }
 
     async fn run_ast(&mut self, stmt: &ast::Statement) -> Result<Outcome> {
+        use ast::Statement as S;
+        let ddl = matches!(
+            stmt,
+            S::CreateDatabase { .. }
+                | S::CreateSchema { .. }
+                | S::Drop { .. }
+                | S::CreateTable(_)
+                | S::CreateIndex(_)
+                | S::AlterTable(_)
+                | S::Truncate(_)
+        );
+        let out = self.run_ast_statement(stmt).await?;
+        if ddl {
+            let text = std::mem::take(&mut self.stmt_text);
+            let r = self.journal_ddl(&text).await;
+            self.stmt_text = text;
+            r?;
+        }
+        Ok(out)
+    }
+
+    async fn run_ast_statement(&mut self, stmt: &ast::Statement) -> Result<Outcome> {
         use ast::Statement as S;
         match stmt {
             S::Set(set) => {
@@ -981,6 +1021,10 @@ impl Ctx {
         }
         self.begin_statement();
         let (prep, params) = self.plan_for_text(text, &norm)?;
+        if matches!(prep.planned, Planned::Other(_)) {
+            self.stmt_text.clear();
+            self.stmt_text.push_str(text);
+        }
         self.execute_prepared(&prep, &params, resp, more).await
     }
 }

@@ -84,6 +84,12 @@ pub enum Show {
     Plugins,
     MasterStatus,
     BinaryLogs,
+    /// SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] count]
+    BinlogEvents {
+        file: Option<String>,
+        from: u64,
+        limit: Option<(u64, u64)>,
+    },
     EngineStatus(String),
     OpenTables,
     Profiles,
@@ -169,6 +175,16 @@ pub enum AdminStmt {
         column: Option<String>,
     },
     Do(Vec<ast::Expr>),
+    /// PURGE BINARY LOGS TO 'file' / BEFORE 'datetime'
+    PurgeLogs(PurgeTarget),
+    /// RESET MASTER [TO n]
+    ResetMaster(Option<u64>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PurgeTarget {
+    To(String),
+    Before(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -428,6 +444,8 @@ pub fn parse(text: &str) -> Result<Option<AdminStmt>> {
         "DESC",
         "EXPLAIN",
         "DO",
+        "PURGE",
+        "RESET",
     ];
     if !candidates.contains(&first.as_str()) {
         return Ok(None);
@@ -682,6 +700,43 @@ pub fn parse(text: &str) -> Result<Option<AdminStmt>> {
             }
         }
         "GRANT" | "REVOKE" => AdminStmt::Grant,
+        "PURGE" => {
+            p.next();
+            if !p.eat("BINARY") {
+                p.expect("MASTER")?;
+            }
+            p.expect("LOGS")?;
+            let target = if p.eat("TO") {
+                PurgeTarget::To(p.string()?)
+            } else {
+                p.expect("BEFORE")?;
+                PurgeTarget::Before(p.string()?)
+            };
+            p.end()?;
+            AdminStmt::PurgeLogs(target)
+        }
+        "RESET" => {
+            p.next();
+            if !p.eat("MASTER") {
+                if p.eat("BINARY") {
+                    p.expect("LOGS")?;
+                    p.expect("AND")?;
+                    p.expect("GTIDS")?;
+                } else {
+                    return Ok(None);
+                }
+            }
+            let to = if p.eat("TO") {
+                match p.next() {
+                    Token::Number(n, _) => Some(n.parse().map_err(|_| p.error())?),
+                    _ => return Err(p.error()),
+                }
+            } else {
+                None
+            };
+            p.end()?;
+            AdminStmt::ResetMaster(to)
+        }
         "FLUSH" => {
             p.next();
             p.eat("NO_WRITE_TO_BINLOG");
@@ -977,6 +1032,21 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
             } else {
                 return Err(p.error());
             }
+        }
+        "BINLOG" => {
+            p.next();
+            p.expect("EVENTS")?;
+            let file = if p.eat("IN") { Some(p.string()?) } else { None };
+            let from = if p.eat("FROM") {
+                match p.next() {
+                    Token::Number(n, _) => n.parse().map_err(|_| p.error())?,
+                    _ => return Err(p.error()),
+                }
+            } else {
+                4
+            };
+            let limit = parse_limit(p)?;
+            Show::BinlogEvents { file, from, limit }
         }
         "ENGINE" => {
             p.next();

@@ -866,9 +866,41 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             };
             result(ctx, cols, Vec::new(), &Filter::None, 0)
         }
-        Show::MasterStatus | Show::BinaryLogs | Show::EngineStatus(_) => Err(
-            MyError::not_supported("binary log and engine status (they arrive with the journal)")
-                .into(),
-        ),
+        Show::MasterStatus => {
+            let cols = vec![
+                vc("File", 512),
+                big("Position"),
+                vc("Binlog_Do_DB", 255),
+                vc("Binlog_Ignore_DB", 255),
+                vc("Executed_Gtid_Set", 255),
+            ];
+            let rows = match ctx.server.journal.get() {
+                Some(j) if j.exposed => vec![crate::journal::sqlview::master_status(j)],
+                _ => Vec::new(),
+            };
+            result(ctx, cols, rows, &Filter::None, 0)
+        }
+        Show::BinaryLogs => {
+            let server = ctx.server.clone();
+            let j = crate::journal::sqlview::exposed(server.journal.get())?;
+            let cols = vec![vc("Log_name", 512), big("File_size"), vc("Encrypted", 3)];
+            let rows = crate::journal::sqlview::binary_logs(j);
+            result(ctx, cols, rows, &Filter::None, 0)
+        }
+        Show::BinlogEvents { file, from, limit } => {
+            let server = ctx.server.clone();
+            let j = crate::journal::sqlview::exposed(server.journal.get())?;
+            let cols = vec![
+                vc("Log_name", 512),
+                big("Pos"),
+                vc("Event_type", 64),
+                big("Server_id"),
+                big("End_log_pos"),
+                vc("Info", 1024),
+            ];
+            let rows = crate::journal::sqlview::binlog_events(j, file.as_deref(), *from, *limit)?;
+            result(ctx, cols, rows, &Filter::None, 0)
+        }
+        Show::EngineStatus(_) => Err(MyError::not_supported("SHOW ENGINE … STATUS").into()),
     }
 }

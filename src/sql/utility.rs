@@ -289,7 +289,17 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
         (all.len() as u64, running as u64)
     };
     let uptime = ctx.server.started.elapsed().as_secs();
-    let rows: Vec<(&str, u64)> = vec![
+    let journal = |f: fn(&crate::journal::writer::Stats) -> &std::sync::atomic::AtomicU64| {
+        ctx.server
+            .journal
+            .get()
+            .map(|j| f(&j.stats).load(Ordering::Relaxed))
+            .unwrap_or(0)
+    };
+    let mut rows: Vec<(&str, u64)> = vec![
+        ("Binlog_bytes_written", journal(|s| &s.bytes_written)),
+        ("Binlog_commits", journal(|s| &s.commits)),
+        ("Binlog_group_commits", journal(|s| &s.groups)),
         (
             "Aborted_clients",
             st.aborted_clients.load(Ordering::Relaxed),
@@ -320,7 +330,9 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
         ),
         ("Threads_running", running),
         ("Uptime", uptime),
+        ("Quire_journal_fsyncs", journal(|s| &s.fsyncs)),
     ];
+    rows.sort_by(|a, b| a.0.to_ascii_lowercase().cmp(&b.0.to_ascii_lowercase()));
     rows.into_iter()
         .map(|(n, v)| vec![Value::str(n), Value::from_string(v.to_string())])
         .collect()
@@ -529,7 +541,9 @@ pub fn run_admin(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
             ctx.diag.push(Level::Note, code::ER_NOT_SUPPORTED_YET, "Quire has no privilege system: every account has all privileges; GRANT/REVOKE change nothing");
             Ok(Outcome::ok())
         }
-        AdminStmt::Flush(_) => Ok(Outcome::ok()),
+        AdminStmt::Flush(_) | AdminStmt::PurgeLogs(_) | AdminStmt::ResetMaster(_) => {
+            Err(MyError::internal("journal statements are run by the session").into())
+        }
         AdminStmt::Maintenance { op, tables } => {
             let mut rows = Vec::new();
             for (db, name) in tables {

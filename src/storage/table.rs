@@ -74,6 +74,8 @@ pub struct Table {
     pub mdl: Arc<tokio::sync::RwLock<()>>,
     pub dropped: AtomicBool,
     pub created_at: std::time::SystemTime,
+    /// Column types and nullability, as the binary log's Table_map describes them.
+    pub binlog_columns: Vec<(crate::sql::types::SqlType, bool)>,
 }
 
 static NEXT_TABLE_ID: AtomicU64 = AtomicU64::new(1);
@@ -97,6 +99,11 @@ impl Table {
             })
             .collect();
         let start = def.auto_increment_start.max(1);
+        let binlog_columns = def
+            .columns
+            .iter()
+            .map(|c| (c.ty.clone(), c.nullable))
+            .collect();
         Table {
             id: NEXT_TABLE_ID.fetch_add(1, Ordering::Relaxed),
             def: Arc::new(def),
@@ -108,6 +115,7 @@ impl Table {
             mdl: Arc::new(tokio::sync::RwLock::new(())),
             dropped: AtomicBool::new(false),
             created_at: std::time::SystemTime::now(),
+            binlog_columns,
         }
     }
 

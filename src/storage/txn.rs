@@ -246,6 +246,21 @@ impl TxnManager {
         cts
     }
 
+    /// Publish transactions in this order under one lock (the journal's group commit).
+    pub fn publish_many<'a>(&self, txns: impl Iterator<Item = &'a TxnShared>) {
+        let mut seq = self.commit_seq.lock();
+        let mut any = false;
+        for txn in txns {
+            *seq += 1;
+            debug_assert_eq!(txn.cts.load(Ordering::Relaxed), 0, "published twice");
+            txn.cts.store(*seq, Ordering::Release);
+            any = true;
+        }
+        if any {
+            self.visible_ts.store(*seq, Ordering::SeqCst);
+        }
+    }
+
     /// The oldest snapshot any session may still read at: versions older than the newest
     /// one at or below this are garbage.
     pub fn oldest_snapshot(&self) -> u64 {

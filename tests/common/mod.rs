@@ -389,7 +389,15 @@ impl TestServer {
     /// Starts a server with extra command-line options (mysqld style, e.g.
     /// `--max-allowed-packet=1M`), passed after the harness's own.
     pub fn start_with(args: &[&str]) -> TestServer {
-        let target = target();
+        TestServer::start_target(target(), args)
+    }
+
+    /// A private MariaDB beside the server under test (whatever the test target is).
+    pub fn start_mariadb(args: &[&str]) -> TestServer {
+        TestServer::start_target(Target::MariaDb, args)
+    }
+
+    fn start_target(target: Target, args: &[&str]) -> TestServer {
         let dir = unique_temp_dir(match target {
             Target::Quire => "quire",
             Target::MariaDb => "mariadb",
@@ -415,6 +423,11 @@ impl TestServer {
 
     pub fn target(&self) -> Target {
         self.target
+    }
+
+    /// Options for the next start (replacing those given at the first).
+    pub fn set_extra_args(&mut self, args: &[&str]) {
+        self.extra_args = args.iter().map(|s| s.to_string()).collect();
     }
 
     /// The server's temporary directory (holds `data/`, the socket and `server.stderr`).

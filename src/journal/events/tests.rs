@@ -46,7 +46,7 @@ fn events_have_size_log_pos_and_checksum() {
 
     // Moving the buffer rewrites every log_pos and checksum.
     let mut moved = b.clone();
-    moved.rebase(1000);
+    moved.place(1000);
     let xid_at = fde_len;
     let xid_len = b.len() - fde_len;
     let pos = u32::from_le_bytes(moved.bytes[xid_at + 13..xid_at + 17].try_into().unwrap());

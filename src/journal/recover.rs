@@ -1,0 +1,586 @@
+//! Start-up: find the journal's files, cut a torn tail, replay the log into the tables.
+//!
+//! ## Failure model
+//!
+//! What the disk is assumed to do: a write that returned may be lost, partly or wholly,
+//! until an fsync of that file returns; after it returns, the bytes stay (an fsync that
+//! fails is treated as having lost everything since the previous one — the journal stops
+//! accepting commits). Renames are atomic and durable once the directory is fsynced. Bits
+//! do not flip on their own; when they do, checksums find it.
+//!
+//! | crash point | what is on disk | what recovery does |
+//! |---|---|---|
+//! | while a group is written | a prefix of the group, possibly ending inside an event | cuts the file at the start of the first incomplete transaction |
+//! | after the write, before the fsync | some of the group, maybe all | same: complete transactions stay (none of them was acknowledged in mode 1), the rest is cut |
+//! | after the fsync | the whole group | nothing to do |
+//! | while a new file is created | a file the index does not name, holding at most a header | deletes it |
+//! | while the index is replaced | the old index, or the new one (rename is atomic) | either is consistent |
+//!
+//! What is a torn tail and what is corruption: reading the last file, the first event that is
+//! incomplete, fails its checksum, or is malformed ends the log **if no valid event follows
+//! it** (a valid event is one whose checksum matches and whose `log_pos` is its own end). The
+//! file is cut at the start of the transaction that event belongs to; so is a transaction
+//! missing its Xid at the end. If a valid event does follow, or the bad event is in an earlier
+//! file, the log is corrupt in the middle: start-up stops with an error naming the file and
+//! offset, unless `--journal-recovery=truncate` is given, which keeps everything before the
+//! corrupt event (cutting there) and sets later files aside as `<name>.discarded`.
+//!
+//! A file named by the index but missing stops start-up. A file after the last one the index
+//! names is one a crash interrupted while it was being created: if it holds no transaction
+//! it is deleted, otherwise start-up stops.
+//!
+//! ## Replay
+//!
+//! DDL Query events run as statements (in the event's database and sql_mode); transactions
+//! are applied row by row — Write inserts, Update and Delete find their row by primary key
+//! (or, without one, by the whole before image) — and committed in log order. After replay
+//! the last file's in-use flag is cleared and the writer starts the next file, as MySQL
+//! does at every start.
+
+use super::decode::{self, Events, Fault, RawEvent, TableMapEvent};
+use super::events::{
+    FORMAT_DESCRIPTION_EVENT, QUERY_EVENT, ROTATE_EVENT, STOP_EVENT, TABLE_MAP_EVENT,
+    UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size,
+};
+use super::writer::StartAt;
+use crate::error::{MyError, Result as MyResult};
+use crate::server::Server;
+use crate::session::Ctx;
+use crate::session::run::Responder;
+use crate::sql::exec::RowSink;
+use crate::sql::types::{ColumnMeta, SqlType};
+use crate::sql::value::{Row, Value};
+use crate::storage::lock::LockMode;
+use crate::storage::row::RowSlot;
+use crate::storage::table::Table;
+use crate::storage::txn::{Isolation, Txn};
+use mysql_common::constants::StatusFlags;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What to do about corruption before the tail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCorruption {
+    Stop,
+    Truncate,
+}
+
+/// What recovery found and did (for the start-up message and tests).
+#[derive(Debug, Default)]
+pub struct Recovered {
+    pub files: usize,
+    pub transactions: u64,
+    pub statements: u64,
+    /// (file, offset, bytes) cut from the tail.
+    pub cut: Option<(String, u64, u64)>,
+}
+
+fn file_name(basename: &str, seq: u32) -> String {
+    format!("{basename}.{seq:06}")
+}
+
+/// The file numbers named by `basename.index` (None: no index).
+fn read_index(dir: &Path, basename: &str) -> Result<Option<Vec<u32>>, String> {
+    let path = dir.join(format!("{basename}.index"));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read '{}': {e}", path.display())),
+    };
+    let mut seqs = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let name = line.rsplit('/').next().unwrap_or(line);
+        let seq = name
+            .strip_prefix(basename)
+            .and_then(|r| r.strip_prefix('.'))
+            .and_then(|n| n.parse::<u32>().ok())
+            .ok_or_else(|| format!("'{}' names an unexpected file '{line}'", path.display()))?;
+        seqs.push(seq);
+    }
+    Ok(Some(seqs))
+}
+
+/// Journal files present in the directory (by number).
+fn files_on_disk(dir: &Path, basename: &str) -> Vec<u32> {
+    let mut v: Vec<u32> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let n = name.strip_prefix(basename)?.strip_prefix('.')?;
+            (n.len() == 6).then_some(())?;
+            n.parse::<u32>().ok()
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Is there a valid event anywhere in `data` after `from`? (See the module doc.)
+fn valid_event_after(data: &[u8], from: usize, checksums: bool) -> Option<usize> {
+    let mut at = from + 1;
+    while at + 19 <= data.len() {
+        let size = event_size(&data[at..]);
+        let plausible = size >= 19 + if checksums { 4 } else { 0 } && at + size <= data.len();
+        if plausible {
+            let ev = &data[at..at + size];
+            let log_pos = u32::from_le_bytes([ev[13], ev[14], ev[15], ev[16]]) as usize;
+            let crc_ok = !checksums
+                || u32::from_le_bytes([ev[size - 4], ev[size - 3], ev[size - 2], ev[size - 1]])
+                    == event_crc(ev);
+            if log_pos == at + size && crc_ok && ev[4] != 0 && ev[4] < 200 {
+                return Some(at);
+            }
+        }
+        at += 1;
+    }
+    None
+}
+
+/// A Responder that drops results (DDL replay).
+struct Discard;
+
+impl RowSink for Discard {
+    fn row(&mut self, _: &[Value]) -> MyResult<()> {
+        Ok(())
+    }
+}
+
+impl Responder for Discard {
+    fn begin_rows(&mut self, _: &Arc<[ColumnMeta]>, _: &Arc<[SqlType]>) -> MyResult<()> {
+        Ok(())
+    }
+    fn end_rows(&mut self, _: StatusFlags, _: u16) -> MyResult<()> {
+        Ok(())
+    }
+    fn ok(&mut self, _: u64, _: u64, _: StatusFlags, _: u16, _: &str) -> MyResult<()> {
+        Ok(())
+    }
+    fn error(&mut self, _: &MyError) -> MyResult<()> {
+        Ok(())
+    }
+}
+
+/// Replays events into the server.
+struct Replay {
+    server: Arc<Server>,
+    ctx: Ctx,
+    maps: HashMap<u64, TableMapEvent>,
+    txn: Option<Txn>,
+    /// Where the open transaction began (its BEGIN event).
+    txn_start: u64,
+    out: Recovered,
+}
+
+impl Replay {
+    fn storage_err(e: crate::storage::StorageError) -> String {
+        format!("{e:?}")
+    }
+
+    fn table(&self, map: &TableMapEvent) -> Result<Arc<Table>, String> {
+        let t = self
+            .server
+            .storage
+            .catalog
+            .table(&map.db, &map.table)
+            .ok_or_else(|| format!("table `{}`.`{}` does not exist", map.db, map.table))?;
+        let cols = &t.binlog_columns;
+        let same = cols.len() == map.columns.len()
+            && cols
+                .iter()
+                .zip(&map.columns)
+                .all(|((ty, _), (code, meta))| {
+                    super::events::column_type(ty) == (*code, meta.clone())
+                });
+        if !same {
+            return Err(format!(
+                "the columns of `{}`.`{}` do not match its Table_map event",
+                map.db, map.table
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Find the slot a before image names.
+    fn find(&self, t: &Arc<Table>, image: &[Option<Value>]) -> Result<Arc<RowSlot>, String> {
+        let row: Vec<Value> = image
+            .iter()
+            .map(|v| v.clone().unwrap_or(Value::Null))
+            .collect();
+        let me = self.txn.as_ref().map(|t| t.id()).unwrap_or(0);
+        if let Some(key) = t.primary_key(&row) {
+            if let Some(slot) = t.get(&key) {
+                if t.read_latest(&slot, me).is_some() {
+                    return Ok(slot);
+                }
+            }
+        } else {
+            for slot in t.scan_primary(
+                std::ops::Bound::Unbounded,
+                std::ops::Bound::Unbounded,
+                false,
+            ) {
+                if let Some(r) = t.read_latest(&slot, me) {
+                    let same = image.iter().zip(r.iter()).zip(&t.binlog_columns).all(
+                        |((a, b), (ty, _))| {
+                            a.as_ref()
+                                .is_none_or(|a| super::events::same_value(ty, Some(a), Some(b)))
+                        },
+                    );
+                    if same {
+                        return Ok(slot);
+                    }
+                }
+            }
+        }
+        Err(format!(
+            "a row of `{}` named by a rows event is missing",
+            t.name()
+        ))
+    }
+
+    fn rows(&mut self, ev: &RawEvent) -> Result<(), String> {
+        let e = decode::rows_event(ev.ty, ev.body).map_err(|f| f.to_string())?;
+        let map = self
+            .maps
+            .get(&e.table_id)
+            .ok_or_else(|| format!("rows event for unknown table id {}", e.table_id))?
+            .clone();
+        let t = self.table(&map)?;
+        if self.txn.is_none() {
+            // Rows outside BEGIN … Xid (not written by Quire, but valid): their own txn.
+            self.txn = Some(
+                self.server
+                    .storage
+                    .begin(Isolation::RepeatableRead, false, true),
+            );
+        }
+        let types: Vec<SqlType> = t.binlog_columns.iter().map(|(ty, _)| ty.clone()).collect();
+        let auto = t.def.auto_increment_column();
+        let mut cur = decode::Cur::new(e.rows);
+        while !cur.rest().is_empty() {
+            let before =
+                decode::row_image(&mut cur, &e.present, &types).map_err(|f| f.to_string())?;
+            let after = if ev.ty == UPDATE_ROWS_EVENT_V1 {
+                Some(
+                    decode::row_image(&mut cur, &e.present_after, &types)
+                        .map_err(|f| f.to_string())?,
+                )
+            } else {
+                None
+            };
+            let txn = self.txn.as_mut().expect("opened above");
+            if ev.ty == WRITE_ROWS_EVENT_V1 {
+                let row: Row = before
+                    .into_iter()
+                    .map(|v| v.unwrap_or(Value::Null))
+                    .collect();
+                if let Some(a) = auto {
+                    if let Some(v) = row.get(a).and_then(|v| match v {
+                        Value::Int(i) => Some(*i as u64),
+                        Value::UInt(u) => Some(*u),
+                        _ => None,
+                    }) {
+                        t.observe_auto_inc(v);
+                    }
+                }
+                t.insert(txn, row).map_err(Self::storage_err)?;
+                continue;
+            }
+            let slot = self.find(&t, &before)?;
+            let txn = self.txn.as_mut().expect("opened above");
+            t.lock(txn, &slot, LockMode::Exclusive)
+                .map_err(Self::storage_err)?;
+            match after {
+                None => {
+                    t.delete(txn, &slot).map_err(Self::storage_err)?;
+                }
+                Some(after) => {
+                    let cur_row = t.read_latest(&slot, txn.id()).unwrap_or_default();
+                    let row: Row = after
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| match v {
+                            Some(v) => v,
+                            None => cur_row.get(i).cloned().unwrap_or(Value::Null),
+                        })
+                        .collect();
+                    t.update(txn, &slot, row).map_err(Self::storage_err)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.server.storage.commit_in_memory(txn);
+            self.out.transactions += 1;
+        }
+    }
+
+    fn rollback(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.server.storage.rollback(txn);
+        }
+    }
+
+    async fn query(&mut self, ev: &RawEvent<'_>) -> Result<(), String> {
+        let q = decode::query(ev.body).map_err(|f| f.to_string())?;
+        match q.query {
+            "BEGIN" => {
+                self.rollback();
+                self.txn = Some(
+                    self.server
+                        .storage
+                        .begin(Isolation::RepeatableRead, false, true),
+                );
+                self.txn_start = ev.offset;
+                return Ok(());
+            }
+            "COMMIT" => {
+                self.commit();
+                return Ok(());
+            }
+            "ROLLBACK" => {
+                self.rollback();
+                return Ok(());
+            }
+            _ => {}
+        }
+        self.commit();
+        let ctx = &mut self.ctx;
+        ctx.db = (!q.db.is_empty()).then(|| q.db.to_string());
+        let _ =
+            crate::sql::utility::set_sysvar(ctx, "sql_mode", false, Some(Value::UInt(q.sql_mode)));
+        ctx.diag.clear();
+        ctx.run_text(q.query, &mut Discard, false)
+            .await
+            .map_err(|e| format!("replaying `{}`: {}", q.query, e.message))?;
+        self.out.statements += 1;
+        Ok(())
+    }
+}
+
+/// Open or create the journal in `dir`: check the index against the files, replay every
+/// file into the server, cut a torn tail. Returns where the writer starts.
+pub async fn recover(
+    server: &Arc<Server>,
+    dir: &Path,
+    basename: &str,
+    on_corruption: OnCorruption,
+) -> Result<(StartAt, Recovered), String> {
+    let on_disk = files_on_disk(dir, basename);
+    let mut index = match read_index(dir, basename)? {
+        Some(i) => i,
+        None if on_disk.is_empty() => Vec::new(),
+        None => {
+            return Err(format!(
+                "journal files such as '{}' exist in '{}' but '{basename}.index' does not; \
+                 restore the index (one './{basename}.NNNNNN' line per file) to start",
+                file_name(basename, on_disk[0]),
+                dir.display()
+            ));
+        }
+    };
+    for seq in &index {
+        if !on_disk.contains(seq) {
+            return Err(format!(
+                "'{}' is named by '{basename}.index' but does not exist in '{}'",
+                file_name(basename, *seq),
+                dir.display()
+            ));
+        }
+    }
+    // Files after the last indexed one: interrupted creations.
+    let last = index.last().copied().unwrap_or(0);
+    for seq in on_disk.iter().filter(|s| **s > last) {
+        let path = dir.join(file_name(basename, *seq));
+        let data = std::fs::read(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
+        let has_txn = Events::new(&data)
+            .map(|evs| {
+                evs.flatten()
+                    .any(|e| !matches!(e.ty, FORMAT_DESCRIPTION_EVENT | ROTATE_EVENT | STOP_EVENT))
+            })
+            .unwrap_or(false);
+        if has_txn {
+            return Err(format!(
+                "'{}' holds transactions but '{basename}.index' does not name it; add it to the index to start",
+                path.display()
+            ));
+        }
+        std::fs::remove_file(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
+    }
+
+    let shared = server.register_session("localhost".into());
+    let mut ctx = Ctx::new(server.clone(), shared.clone());
+    ctx.user = "root".into();
+    ctx.priv_user = "root".into();
+    ctx.host = "localhost".into();
+    ctx.priv_host = "localhost".into();
+    let mut r = Replay {
+        server: server.clone(),
+        ctx,
+        maps: HashMap::new(),
+        txn: None,
+        txn_start: 0,
+        out: Recovered::default(),
+    };
+    let result = replay_files(&mut r, dir, basename, &mut index, on_corruption).await;
+    server.unregister_session(shared.id);
+    result?;
+    let next_seq = index.last().map(|s| s + 1).unwrap_or(1);
+    r.out.files = index.len();
+    Ok((StartAt { index, next_seq }, r.out))
+}
+
+async fn replay_files(
+    r: &mut Replay,
+    dir: &Path,
+    basename: &str,
+    index: &mut Vec<u32>,
+    on_corruption: OnCorruption,
+) -> Result<(), String> {
+    let count = index.len();
+    let mut k = 0;
+    while k < count.min(index.len()) {
+        let seq = index[k];
+        let name = file_name(basename, seq);
+        let path = dir.join(&name);
+        let data = std::fs::read(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
+        let is_last = k + 1 == index.len();
+        let mut events = match Events::new(&data) {
+            Ok(e) => e,
+            Err(_) if is_last && data.len() < 4 => {
+                // Its header never reached the disk: nothing was committed to it.
+                std::fs::remove_file(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
+                index.pop();
+                write_index_now(dir, basename, index)?;
+                break;
+            }
+            Err(f) => return Err(format!("'{name}' at offset 0: {f}")),
+        };
+        let mut bad: Option<(u64, Fault)> = None;
+        r.maps.clear();
+        for item in events.by_ref() {
+            let ev = match item {
+                Ok(ev) => ev,
+                Err((at, f)) => {
+                    bad = Some((at, f));
+                    break;
+                }
+            };
+            let applied = match ev.ty {
+                QUERY_EVENT => r.query(&ev).await,
+                TABLE_MAP_EVENT => decode::table_map(ev.body)
+                    .map(|m| {
+                        r.maps.insert(m.table_id, m);
+                    })
+                    .map_err(|f| f.to_string()),
+                XID_EVENT => {
+                    r.commit();
+                    Ok(())
+                }
+                t if decode::is_rows_event(t) => r.rows(&ev),
+                _ => Ok(()),
+            };
+            applied.map_err(|e| format!("'{name}' at offset {}: {e}", ev.offset))?;
+        }
+        let checksums = events.checksums();
+        // Where the complete transactions end.
+        let open_txn = r.txn.is_some();
+        let txn_start = r.txn_start;
+        r.rollback();
+        match bad {
+            None if !open_txn => {}
+            None => {
+                if !is_last {
+                    return Err(format!(
+                        "'{name}' ends inside the transaction that starts at offset {txn_start}"
+                    ));
+                }
+                cut(r, &path, &name, txn_start, data.len() as u64)?;
+            }
+            Some((at, fault)) => {
+                let corrupt_mid =
+                    !is_last || valid_event_after(&data, at as usize, checksums).is_some();
+                if corrupt_mid {
+                    let msg = format!("'{name}' is corrupt at offset {at}: {fault}");
+                    if on_corruption == OnCorruption::Stop {
+                        return Err(format!(
+                            "{msg}. Start with --journal-recovery=truncate to keep the log before it and discard the rest"
+                        ));
+                    }
+                    eprintln!(
+                        "quire: [Warning] {msg}; truncating there (--journal-recovery=truncate)"
+                    );
+                    let from = if open_txn { txn_start } else { at };
+                    cut(r, &path, &name, from, data.len() as u64)?;
+                    for later in index.drain(k + 1..) {
+                        let p = dir.join(file_name(basename, later));
+                        let _ =
+                            std::fs::rename(&p, p.with_extension(format!("{later:06}.discarded")));
+                    }
+                    write_index_now(dir, basename, index)?;
+                } else {
+                    let from = if open_txn { txn_start } else { at };
+                    cut(r, &path, &name, from, data.len() as u64)?;
+                }
+            }
+        }
+        k += 1;
+    }
+    if let Some(last) = index.last() {
+        clear_in_use(&dir.join(file_name(basename, *last)))?;
+    }
+    Ok(())
+}
+
+fn write_index_now(dir: &Path, basename: &str, index: &[u32]) -> Result<(), String> {
+    let tmp = dir.join(format!("{basename}.index_crash_safe"));
+    let mut text = String::new();
+    for s in index {
+        text.push_str(&format!("./{}\n", file_name(basename, *s)));
+    }
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::File::open(&tmp)?.sync_all())
+        .and_then(|_| std::fs::rename(&tmp, dir.join(format!("{basename}.index"))))
+        .and_then(|_| super::writer::sync_dir(dir))
+        .map_err(|e| format!("cannot write '{basename}.index': {e}"))
+}
+
+/// Cut `path` at `at` (the start of the first incomplete transaction or bad event).
+fn cut(r: &mut Replay, path: &Path, name: &str, at: u64, len: u64) -> Result<(), String> {
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("'{}': {e}", path.display()))?;
+    f.set_len(at)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| format!("cannot truncate '{}': {e}", path.display()))?;
+    eprintln!(
+        "quire: [Note] journal: cut {} bytes of an incomplete tail from '{name}' at offset {at}",
+        len - at
+    );
+    r.out.cut = Some((name.to_string(), at, len - at));
+    Ok(())
+}
+
+/// Clear LOG_EVENT_BINLOG_IN_USE_F in a file's Format_description (the file is closed).
+fn clear_in_use(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("'{}': {e}", path.display()))?;
+    let mut flags = [0u8; 1];
+    if f.read_exact_at(&mut flags, 4 + 17).is_ok() && flags[0] & 1 != 0 {
+        f.write_all_at(&[flags[0] & !1], 4 + 17)
+            .and_then(|_| f.sync_all())
+            .map_err(|e| format!("'{}': {e}", path.display()))?;
+    }
+    Ok(())
+}

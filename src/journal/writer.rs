@@ -1,0 +1,839 @@
+//! The journal writer: one thread appends finished transactions to the current binlog file,
+//! in groups, and makes each group as durable as the settings ask before it publishes it.
+//!
+//! ## Commit protocol
+//!
+//! ```text
+//! session:  encode events into its own buffer (unplaced)        — no shared state
+//!           submit(buffer, txn, ack)  → queue (one short mutex) → await the reply
+//! writer:   take everything queued (a group; optionally wait binlog_group_commit_sync_delay)
+//!           place each buffer at its file offset (log_pos, CRC), rotating at max_binlog_size
+//!           publish the leading entries that need no write (mode 0), reply to them
+//!           one write() for the group; one fsync if any entry needs it (or sync_binlog=N)
+//!           publish the rest in log order (one lock for the group), reply to all
+//! session:  on Ok, finalize (release locks); on Err, roll back
+//! ```
+//!
+//! Publication (assigning commit timestamps, which makes rows visible) happens only here and
+//! only in log order, so the set of visible transactions is always a prefix of the log.
+//!
+//! ## What each setting waits for
+//!
+//! | innodb_flush_log_at_trx_commit | sync_binlog (log_bin=ON) | a commit waits for |
+//! |---|---|---|
+//! | 1 | any | its group fsynced |
+//! | any | 1 | its group fsynced |
+//! | 2 | 0 or N > 1 | its group written to the OS; fsync once a second (and every N groups) |
+//! | 0 | 0 or N > 1 | nothing but its turn in the log; write and fsync once a second |
+//!
+//! With `log_bin=OFF` (the journal is private) `sync_binlog` is ignored.
+//!
+//! ## Failures
+//!
+//! A failed write or fsync puts the journal in the *failed* state: the group's transactions
+//! and every later commit get error 1598 and are rolled back; nothing is published. Reads go
+//! on. The file is cut back to the end of the last good group when possible, so that a
+//! restart does not find a half-written group (recovery would cut it anyway).
+//!
+//! ## Files
+//!
+//! `<basename>.NNNNNN` plus `<basename>.index` (one `./<name>` line per file). A new file is
+//! created and fsynced before the index names it, and the index is replaced atomically (write
+//! a temporary file, fsync, rename, fsync the directory); a file that the index does not name
+//! therefore never holds a transaction (see [`super::recover`]).
+
+use super::events::{EventBuf, MAGIC};
+use crate::error::{MyError, code};
+use crate::storage::Storage;
+use crate::storage::txn::TxnShared;
+use parking_lot::{Condvar, Mutex};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// What a commit waits for before it is acknowledged (and made visible).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ack {
+    /// Its place in the log (mode 0).
+    Publish,
+    /// Its group written to the OS.
+    Write,
+    /// Its group fsynced.
+    Sync,
+}
+
+/// How the journal file is made durable (`innodb_flush_method`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlushMethod {
+    Fsync,
+    Fdatasync,
+    /// Opened with O_DSYNC: every write is durable when it returns; no separate sync.
+    ODsync,
+}
+
+impl FlushMethod {
+    pub fn from_name(s: &str) -> Option<FlushMethod> {
+        match s.to_ascii_lowercase().as_str() {
+            "fsync" | "" => Some(FlushMethod::Fsync),
+            "fdatasync" => Some(FlushMethod::Fdatasync),
+            "o_dsync" => Some(FlushMethod::ODsync),
+            _ => None,
+        }
+    }
+}
+
+/// A position in the journal: file number and offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct LogPos {
+    pub file: u32,
+    pub offset: u64,
+}
+
+/// Settings the writer reads for every group (kept current by SET GLOBAL).
+#[derive(Default)]
+pub struct Settings {
+    pub flush_at_commit: AtomicU32,
+    pub sync_binlog: AtomicU64,
+    pub max_size: AtomicU64,
+    pub sync_delay_us: AtomicU64,
+    pub no_delay_count: AtomicU64,
+    pub checksum: AtomicBool,
+    /// `innodb_flush_log_at_timeout`: seconds between background fsyncs.
+    pub flush_timeout_s: AtomicU64,
+}
+
+/// Counters for SHOW STATUS.
+#[derive(Default)]
+pub struct Stats {
+    pub commits: AtomicU64,
+    pub groups: AtomicU64,
+    pub fsyncs: AtomicU64,
+    pub bytes_written: AtomicU64,
+}
+
+type Reply = oneshot::Sender<Result<(), MyError>>;
+
+/// Administrative requests served by the writer between groups.
+pub enum Control {
+    /// FLUSH BINARY LOGS: close the current file, open the next.
+    Rotate,
+    /// Make everything written so far durable.
+    Sync,
+}
+
+enum Work {
+    Commit {
+        buf: EventBuf,
+        txn: Option<Arc<TxnShared>>,
+        ack: Ack,
+        reply: Reply,
+    },
+    Control(Control, oneshot::Sender<Result<LogPos, MyError>>),
+}
+
+#[derive(Default)]
+struct Queue {
+    items: Vec<Work>,
+    shutdown: bool,
+}
+
+/// The file being appended to.
+struct Active {
+    seq: u32,
+    file: File,
+    pos: u64,
+    checksum: bool,
+    /// Bytes written since the last fsync.
+    unsynced: bool,
+    groups_since_sync: u64,
+    last_sync: Instant,
+    /// Disk space reserved for the file so far (see [`Journal::reserve`]).
+    allocated: u64,
+    /// The last group's fsync: when it ended, how long it took, whether commits were
+    /// queued when it ended (see [`Journal::pace`]).
+    last_group_sync: Option<(Instant, Duration, bool)>,
+}
+
+pub struct Journal {
+    pub dir: PathBuf,
+    pub basename: String,
+    /// `log_bin=ON`: the files are the binary log users see.
+    pub exposed: bool,
+    pub server_id: u32,
+    pub server_version: String,
+    pub flush_method: FlushMethod,
+    pub settings: Settings,
+    pub stats: Stats,
+    storage: Arc<Storage>,
+    queue: Mutex<Queue>,
+    wake: Condvar,
+    failed: Mutex<Option<String>>,
+    is_failed: AtomicBool,
+    /// File numbers named by the index, oldest first (the last is the active file).
+    index: Mutex<Vec<u32>>,
+    /// The end of the last group written (SHOW MASTER STATUS).
+    written: Mutex<LogPos>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+pub fn unix_now() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as u32)
+        .unwrap_or(0)
+}
+
+/// fsync a directory (after creating, renaming or removing files in it).
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+fn io_error(what: &str, path: &Path, e: &std::io::Error) -> String {
+    format!(
+        "{what} '{}' (errno: {} - {e})",
+        path.display(),
+        e.raw_os_error().unwrap_or(0)
+    )
+}
+
+/// How a new journal starts: its files so far and the number of the file to create.
+pub struct StartAt {
+    pub index: Vec<u32>,
+    pub next_seq: u32,
+}
+
+impl Journal {
+    pub fn file_name(&self, seq: u32) -> String {
+        format!("{}.{seq:06}", self.basename)
+    }
+
+    pub fn path_of(&self, seq: u32) -> PathBuf {
+        self.dir.join(self.file_name(seq))
+    }
+
+    pub fn index_path(&self) -> PathBuf {
+        self.dir.join(format!("{}.index", self.basename))
+    }
+
+    /// Create the journal and start its writer with a new file `start.next_seq`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        dir: PathBuf,
+        basename: String,
+        exposed: bool,
+        server_id: u32,
+        server_version: String,
+        flush_method: FlushMethod,
+        storage: Arc<Storage>,
+        start: StartAt,
+        globals: &crate::config::GlobalVars,
+    ) -> Result<Arc<Journal>, String> {
+        let j = Arc::new(Journal {
+            dir,
+            basename,
+            exposed,
+            server_id,
+            server_version,
+            flush_method,
+            settings: Settings::default(),
+            stats: Stats::default(),
+            storage,
+            queue: Mutex::new(Queue::default()),
+            wake: Condvar::new(),
+            failed: Mutex::new(None),
+            is_failed: AtomicBool::new(false),
+            index: Mutex::new(start.index),
+            written: Mutex::new(LogPos::default()),
+            thread: Mutex::new(None),
+        });
+        j.configure(globals);
+        let active = j.create_file(start.next_seq)?;
+        *j.written.lock() = LogPos {
+            file: active.seq,
+            offset: active.pos,
+        };
+        let me = j.clone();
+        let handle = std::thread::Builder::new()
+            .name("quire-journal".into())
+            .spawn(move || me.run(active))
+            .map_err(|e| format!("cannot start the journal writer: {e}"))?;
+        *j.thread.lock() = Some(handle);
+        Ok(j)
+    }
+
+    /// Read the settings the writer follows from the global variables (at start and after
+    /// every SET GLOBAL).
+    pub fn configure(&self, g: &crate::config::GlobalVars) {
+        use crate::config::vars;
+        let s = &self.settings;
+        let r = Ordering::Relaxed;
+        s.flush_at_commit
+            .store(g.get_u64(vars::INNODB_FLUSH_LOG_AT_TRX_COMMIT) as u32, r);
+        s.sync_binlog.store(g.get_u64(vars::SYNC_BINLOG), r);
+        s.max_size.store(g.get_u64(vars::MAX_BINLOG_SIZE), r);
+        s.sync_delay_us
+            .store(g.get_u64(vars::BINLOG_GROUP_COMMIT_SYNC_DELAY), r);
+        s.no_delay_count
+            .store(g.get_u64(vars::BINLOG_GROUP_COMMIT_SYNC_NO_DELAY_COUNT), r);
+        s.checksum.store(
+            g.get_string(vars::BINLOG_CHECKSUM)
+                .eq_ignore_ascii_case("CRC32"),
+            r,
+        );
+        s.flush_timeout_s
+            .store(g.get_u64(vars::INNODB_FLUSH_LOG_AT_TIMEOUT), r);
+    }
+
+    /// What a commit submitted now waits for.
+    pub fn ack_mode(&self) -> Ack {
+        let flush = self.settings.flush_at_commit.load(Ordering::Relaxed);
+        let sync_binlog = self.settings.sync_binlog.load(Ordering::Relaxed);
+        if flush == 1 || (self.exposed && sync_binlog == 1) {
+            Ack::Sync
+        } else if flush == 2 {
+            Ack::Write
+        } else {
+            Ack::Publish
+        }
+    }
+
+    pub fn checksums(&self) -> bool {
+        self.settings.checksum.load(Ordering::Relaxed)
+    }
+
+    /// A buffer for a session to encode a transaction into.
+    pub fn new_buffer(&self) -> EventBuf {
+        EventBuf::unplaced(self.server_id, self.checksums())
+    }
+
+    fn refuse(&self) -> Option<MyError> {
+        if !self.is_failed.load(Ordering::Acquire) {
+            return None;
+        }
+        let why = self.failed.lock().clone().unwrap_or_default();
+        Some(refusal(&why))
+    }
+
+    /// Hand a finished transaction (or DDL) to the writer. The reply comes once it is as
+    /// durable as `ack` asks and — for a transaction — published.
+    pub fn submit(
+        &self,
+        buf: EventBuf,
+        txn: Option<Arc<TxnShared>>,
+        ack: Ack,
+    ) -> oneshot::Receiver<Result<(), MyError>> {
+        let (tx, rx) = oneshot::channel();
+        if let Some(e) = self.refuse() {
+            let _ = tx.send(Err(e));
+            return rx;
+        }
+        let mut q = self.queue.lock();
+        if q.shutdown {
+            let _ = tx.send(Err(MyError::new(
+                code::ER_SERVER_SHUTDOWN,
+                "Server shutdown in progress",
+            )));
+            return rx;
+        }
+        q.items.push(Work::Commit {
+            buf,
+            txn,
+            ack,
+            reply: tx,
+        });
+        drop(q);
+        self.wake.notify_one();
+        rx
+    }
+
+    /// Ask the writer to do `c` between groups; the reply carries the position after it.
+    pub async fn control(&self, c: Control) -> Result<LogPos, MyError> {
+        if let Some(e) = self.refuse() {
+            return Err(e);
+        }
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut q = self.queue.lock();
+            if q.shutdown {
+                return Err(MyError::new(
+                    code::ER_SERVER_SHUTDOWN,
+                    "Server shutdown in progress",
+                ));
+            }
+            q.items.push(Work::Control(c, tx));
+        }
+        self.wake.notify_one();
+        rx.await
+            .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")))
+    }
+
+    /// The end of the last group written.
+    pub fn position(&self) -> LogPos {
+        *self.written.lock()
+    }
+
+    /// Files of the journal, oldest first, with their sizes.
+    pub fn files(&self) -> Vec<(String, u64)> {
+        let index = self.index.lock().clone();
+        let written = self.position();
+        index
+            .into_iter()
+            .map(|seq| {
+                let size = if seq == written.file {
+                    written.offset
+                } else {
+                    std::fs::metadata(self.path_of(seq))
+                        .map(|m| m.len())
+                        .unwrap_or(0)
+                };
+                (self.file_name(seq), size)
+            })
+            .collect()
+    }
+
+    /// The first file crash recovery needs: files before it may be purged. Until
+    /// checkpoints exist, recovery replays every file.
+    pub fn needed_from(&self) -> u32 {
+        self.index.lock().first().copied().unwrap_or(0)
+    }
+
+    pub fn index_seqs(&self) -> Vec<u32> {
+        self.index.lock().clone()
+    }
+
+    /// Write `index` as the index file, atomically.
+    fn write_index(&self, index: &[u32]) -> std::io::Result<()> {
+        let tmp = self.dir.join(format!("{}.index_crash_safe", self.basename));
+        let mut text = String::new();
+        for seq in index {
+            text.push_str("./");
+            text.push_str(&self.file_name(*seq));
+            text.push('\n');
+        }
+        {
+            let mut f = File::create(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, self.index_path())?;
+        sync_dir(&self.dir)
+    }
+
+    /// Remove files from the index (and the disk): PURGE BINARY LOGS, checkpoints with
+    /// `log_bin=OFF`. The active file is never removed.
+    pub fn purge(&self, mut remove: impl FnMut(u32) -> bool) -> Result<usize, MyError> {
+        let mut index = self.index.lock();
+        let active = self.position().file;
+        let (gone, keep): (Vec<u32>, Vec<u32>) =
+            index.iter().partition(|s| **s != active && remove(**s));
+        if gone.is_empty() {
+            return Ok(0);
+        }
+        self.write_index(&keep).map_err(|e| {
+            MyError::new(
+                code::ER_ERROR_ON_WRITE,
+                io_error("Error writing file", &self.index_path(), &e),
+            )
+        })?;
+        *index = keep;
+        drop(index);
+        for seq in &gone {
+            let _ = std::fs::remove_file(self.path_of(*seq));
+        }
+        let _ = sync_dir(&self.dir);
+        Ok(gone.len())
+    }
+
+    /// Write the header of file `seq`, fsync it, then add it to the index.
+    fn create_file(&self, seq: u32) -> Result<Active, String> {
+        let path = self.path_of(seq);
+        let mut opts = OpenOptions::new();
+        opts.read(true).write(true).create(true).truncate(true);
+        if self.flush_method == FlushMethod::ODsync {
+            opts.custom_flags(libc::O_DSYNC);
+        }
+        let mut file = opts
+            .open(&path)
+            .map_err(|e| io_error("Can't create file", &path, &e))?;
+        let checksum = self.checksums();
+        let mut header = EventBuf::new(4, self.server_id, checksum);
+        header.format_description(unix_now(), &self.server_version, true);
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&header.bytes);
+        file.write_all(&bytes)
+            .and_then(|_| file.sync_all())
+            .map_err(|e| io_error("Error writing file", &path, &e))?;
+        let mut index = self.index.lock();
+        let mut next = index.clone();
+        next.push(seq);
+        self.write_index(&next)
+            .map_err(|e| io_error("Error writing file", &self.index_path(), &e))?;
+        *index = next;
+        Ok(Active {
+            seq,
+            file,
+            pos: bytes.len() as u64,
+            checksum,
+            unsynced: false,
+            groups_since_sync: 0,
+            last_sync: Instant::now(),
+            allocated: 0,
+            last_group_sync: None,
+        })
+    }
+
+    fn sync(&self, a: &mut Active) -> std::io::Result<()> {
+        match self.flush_method {
+            FlushMethod::Fsync => a.file.sync_all()?,
+            FlushMethod::Fdatasync => a.file.sync_data()?,
+            FlushMethod::ODsync => {}
+        }
+        self.stats.fsyncs.fetch_add(1, Ordering::Relaxed);
+        a.unsynced = false;
+        a.groups_since_sync = 0;
+        a.last_sync = Instant::now();
+        Ok(())
+    }
+
+    /// Close the active file: an event naming what follows (Rotate) or Stop, fsync, and
+    /// clear the in-use flag of its Format_description.
+    fn close(&self, a: &mut Active, next: Option<u32>) -> std::io::Result<()> {
+        let mut ev = EventBuf::new(a.pos, self.server_id, a.checksum);
+        match next {
+            Some(seq) => ev.rotate(unix_now(), &self.file_name(seq)),
+            None => ev.stop(unix_now()),
+        }
+        a.file.write_all_at(&ev.bytes, a.pos)?;
+        a.pos += ev.len() as u64;
+        // Give back the blocks reserved past the end.
+        a.file.set_len(a.pos)?;
+        // The FDE's flags are at file offset 4 + 17; its checksum ignores the in-use bit.
+        a.file.write_all_at(&[0], 4 + 17)?;
+        self.sync(a)
+    }
+
+    fn rotate(&self, a: &mut Active) -> Result<(), String> {
+        let next = a.seq + 1;
+        self.close(a, Some(next))
+            .map_err(|e| io_error("Error writing file", &self.path_of(a.seq), &e))?;
+        *a = self.create_file(next)?;
+        *self.written.lock() = LogPos {
+            file: a.seq,
+            offset: a.pos,
+        };
+        Ok(())
+    }
+
+    fn fail(&self, why: String) {
+        eprintln!("quire: [ERROR] journal: {why}; commits are refused from now on");
+        *self.failed.lock() = Some(why);
+        self.is_failed.store(true, Ordering::Release);
+    }
+
+    /// The writer thread.
+    fn run(self: Arc<Self>, mut active: Active) {
+        let mut out = Vec::with_capacity(1 << 20);
+        loop {
+            let mut items = {
+                let mut q = self.queue.lock();
+                loop {
+                    if !q.items.is_empty() {
+                        break;
+                    }
+                    if q.shutdown {
+                        drop(q);
+                        if !self.is_failed.load(Ordering::Acquire) {
+                            if let Err(e) = self.close(&mut active, None) {
+                                eprintln!("quire: [ERROR] journal: closing: {e}");
+                            }
+                        }
+                        return;
+                    }
+                    if active.unsynced {
+                        let every = Duration::from_secs(
+                            self.settings.flush_timeout_s.load(Ordering::Relaxed).max(1),
+                        );
+                        let due = active.last_sync + every;
+                        if Instant::now() >= due {
+                            break;
+                        }
+                        self.wake.wait_until(&mut q, due);
+                    } else {
+                        self.wake.wait(&mut q);
+                    }
+                }
+                std::mem::take(&mut q.items)
+            };
+            if items.is_empty() {
+                // The once-a-second fsync of modes 0 and 2.
+                if let Err(e) = self.sync(&mut active) {
+                    self.fail(io_error(
+                        "Error syncing file",
+                        &self.path_of(active.seq),
+                        &e,
+                    ));
+                }
+                continue;
+            }
+            self.pace(&active, &mut items);
+            self.gather(&mut items);
+            let mut group = Vec::new();
+            for w in items {
+                match w {
+                    Work::Commit { .. } => group.push(w),
+                    Work::Control(c, reply) => {
+                        self.write_group(&mut active, std::mem::take(&mut group), &mut out);
+                        let r = self.control_now(&mut active, c);
+                        let _ = reply.send(r);
+                    }
+                }
+            }
+            self.write_group(&mut active, group, &mut out);
+        }
+    }
+
+    /// Bound the time the writer spends in fsync to a quarter of the wall clock: when
+    /// commits queued up during the last fsync (the server is busy), the next group waits
+    /// until `SYNC_DUTY_WAIT` × that fsync's duration has passed since it ended, gathering
+    /// more commits for one fsync. Each fsync costs CPU (on a VM, device exits) that busy
+    /// sessions need; an idle server (nothing queued during the fsync) never waits, so a
+    /// lone client's commit latency is one fsync.
+    fn pace(&self, a: &Active, items: &mut Vec<Work>) {
+        let Some((ended, took, busy)) = a.last_group_sync else {
+            return;
+        };
+        if !busy
+            || !items
+                .iter()
+                .any(|w| matches!(w, Work::Commit { ack: Ack::Sync, .. }))
+        {
+            return;
+        }
+        let until = ended + (took * SYNC_DUTY_WAIT).min(Duration::from_millis(2));
+        self.collect_until(items, until);
+    }
+
+    /// Add queued work to `items` until `until`, or until
+    /// `binlog_group_commit_sync_no_delay_count` items are gathered.
+    fn collect_until(&self, items: &mut Vec<Work>, until: Instant) {
+        let enough = self.settings.no_delay_count.load(Ordering::Relaxed) as usize;
+        let mut q = self.queue.lock();
+        loop {
+            items.append(&mut q.items);
+            if (enough > 0 && items.len() >= enough) || q.shutdown {
+                return;
+            }
+            if self.wake.wait_until(&mut q, until).timed_out() {
+                items.append(&mut q.items);
+                return;
+            }
+        }
+    }
+
+    /// `binlog_group_commit_sync_delay`: wait up to that long for more commits, unless
+    /// `binlog_group_commit_sync_no_delay_count` are already queued.
+    fn gather(&self, items: &mut Vec<Work>) {
+        let delay = self.settings.sync_delay_us.load(Ordering::Relaxed);
+        if delay == 0 {
+            return;
+        }
+        self.collect_until(items, Instant::now() + Duration::from_micros(delay));
+    }
+
+    fn control_now(&self, a: &mut Active, c: Control) -> Result<LogPos, MyError> {
+        if let Some(e) = self.refuse() {
+            return Err(e);
+        }
+        let r = match c {
+            Control::Rotate => self.rotate(a),
+            Control::Sync => self
+                .sync(a)
+                .map_err(|e| io_error("Error syncing file", &self.path_of(a.seq), &e)),
+        };
+        match r {
+            Ok(()) => Ok(LogPos {
+                file: a.seq,
+                offset: a.pos,
+            }),
+            Err(why) => {
+                self.fail(why.clone());
+                Err(refusal(&why))
+            }
+        }
+    }
+
+    /// Write, sync and publish one group of commits.
+    fn write_group(&self, a: &mut Active, group: Vec<Work>, out: &mut Vec<u8>) {
+        if group.is_empty() {
+            return;
+        }
+        let mut entries: Vec<(EventBuf, Option<Arc<TxnShared>>, Ack, Option<Reply>)> = group
+            .into_iter()
+            .filter_map(|w| match w {
+                Work::Commit {
+                    buf,
+                    txn,
+                    ack,
+                    reply,
+                } => Some((buf, txn, ack, Some(reply))),
+                Work::Control(..) => None,
+            })
+            .collect();
+        if let Some(e) = self.refuse() {
+            for (_, _, _, reply) in entries {
+                if let Some(r) = reply {
+                    let _ = r.send(Err(e.clone()));
+                }
+            }
+            return;
+        }
+        let start = LogPos {
+            file: a.seq,
+            offset: a.pos,
+        };
+        let mut result = Ok(());
+        // Mode 0: the leading entries that need no write are published now.
+        let early = entries.iter().take_while(|e| e.2 == Ack::Publish).count();
+        out.clear();
+        let max_size = self.settings.max_size.load(Ordering::Relaxed).max(4096);
+        let mut bytes = 0u64;
+        for e in entries.iter_mut() {
+            if (a.pos >= max_size || e.0.has_checksums() != a.checksum) && result.is_ok() {
+                result = self.flush_out(a, out).and_then(|_| self.rotate(a));
+            }
+            e.0.place(a.pos);
+            a.pos += e.0.len() as u64;
+            bytes += e.0.len() as u64;
+            out.extend_from_slice(&e.0.bytes);
+            if out.len() >= 8 << 20 && result.is_ok() {
+                result = self.flush_out(a, out);
+            }
+        }
+        self.publish(&mut entries[..early]);
+        if result.is_ok() {
+            result = self.flush_out(a, out);
+        }
+        let sync_binlog = self.settings.sync_binlog.load(Ordering::Relaxed);
+        let need_sync = entries.iter().any(|e| e.2 == Ack::Sync)
+            || (self.exposed && sync_binlog > 1 && a.groups_since_sync + 1 >= sync_binlog);
+        a.groups_since_sync += 1;
+        if result.is_ok() && need_sync {
+            let t0 = Instant::now();
+            result = self
+                .sync(a)
+                .map_err(|e| io_error("Error syncing file", &self.path_of(a.seq), &e));
+            let busy = !self.queue.lock().items.is_empty();
+            a.last_group_sync = Some((Instant::now(), t0.elapsed(), busy));
+        }
+        match result {
+            Ok(()) => {
+                *self.written.lock() = LogPos {
+                    file: a.seq,
+                    offset: a.pos,
+                };
+                self.stats
+                    .commits
+                    .fetch_add(entries.len() as u64, Ordering::Relaxed);
+                self.stats.groups.fetch_add(1, Ordering::Relaxed);
+                self.stats.bytes_written.fetch_add(bytes, Ordering::Relaxed);
+                self.publish(&mut entries[early..]);
+            }
+            Err(why) => {
+                // Cut the file back to the last good group (if the group did not rotate).
+                if a.seq == start.file {
+                    let _ = a.file.set_len(start.offset);
+                    a.pos = start.offset;
+                }
+                self.fail(why.clone());
+                let e = refusal(&why);
+                for (_, _, _, reply) in entries.iter_mut() {
+                    if let Some(r) = reply.take() {
+                        let _ = r.send(Err(e.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reserve disk blocks ahead of the write position without changing the file's size
+    /// (`fallocate(FALLOC_FL_KEEP_SIZE)`). Writes then land in allocated blocks, so an fsync
+    /// flushes data and the size, not block allocations: on ext4 it costs a fraction of an
+    /// fsync after an appending write. Readers still see a file that ends at its last event.
+    fn reserve(&self, a: &mut Active, end: u64) {
+        if end <= a.allocated {
+            return;
+        }
+        let chunk = (RESERVE_CHUNK).max(end - a.allocated);
+        let from = a.allocated;
+        // SAFETY: fallocate on an open descriptor we own; no memory is passed.
+        let r = unsafe {
+            libc::fallocate(
+                std::os::fd::AsRawFd::as_raw_fd(&a.file),
+                libc::FALLOC_FL_KEEP_SIZE,
+                from as libc::off_t,
+                chunk as libc::off_t,
+            )
+        };
+        // Unsupported (some file systems): appending works, only slower to sync.
+        a.allocated = if r == 0 { from + chunk } else { u64::MAX };
+    }
+
+    fn flush_out(&self, a: &mut Active, out: &mut Vec<u8>) -> Result<(), String> {
+        if out.is_empty() {
+            return Ok(());
+        }
+        self.reserve(a, a.pos);
+        let at = a.pos - out.len() as u64;
+        a.file
+            .write_all_at(out, at)
+            .map_err(|e| io_error("Error writing file", &self.path_of(a.seq), &e))?;
+        a.unsynced = true;
+        out.clear();
+        Ok(())
+    }
+
+    /// Make the entries' transactions visible, in order, and reply to their sessions.
+    fn publish(&self, entries: &mut [(EventBuf, Option<Arc<TxnShared>>, Ack, Option<Reply>)]) {
+        if entries.is_empty() {
+            return;
+        }
+        self.storage
+            .txns
+            .publish_many(entries.iter().filter_map(|e| e.1.as_deref()));
+        for e in entries.iter_mut() {
+            if let Some(r) = e.3.take() {
+                let _ = r.send(Ok(()));
+            }
+        }
+    }
+
+    /// Stop accepting commits, write what is queued, close the file with a Stop event.
+    pub fn shutdown(&self) {
+        self.queue.lock().shutdown = true;
+        self.wake.notify_one();
+        if let Some(h) = self.thread.lock().take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// See [`Journal::pace`]: after a busy fsync of duration T the writer waits until 3·T has
+/// passed, so fsyncs take at most a quarter of its time.
+const SYNC_DUTY_WAIT: u32 = 3;
+
+/// How much disk space is reserved at a time ahead of the write position.
+const RESERVE_CHUNK: u64 = 16 << 20;
+
+fn refusal(why: &str) -> MyError {
+    MyError::new(
+        code::ER_BINLOG_LOGGING_IMPOSSIBLE,
+        format!(
+            "Binary logging not possible. Message: {why}; the server refuses commits until it is restarted"
+        ),
+    )
+}

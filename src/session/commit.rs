@@ -1,0 +1,194 @@
+//! A session's side of the journal: encoding its transaction (or DDL statement) into its own
+//! buffer, handing it to the journal writer, and waiting for the reply (see
+//! [`crate::journal::writer`] for what the reply waits for).
+
+use super::Ctx;
+use crate::config::vars;
+use crate::error::code;
+use crate::error::{MyError, Result};
+use crate::journal::events::{OPTION_NO_FOREIGN_KEY_CHECKS, OPTION_RELAXED_UNIQUE_CHECKS};
+use crate::journal::events::{OPTION_NOT_AUTOCOMMIT, QueryContext};
+use crate::journal::writer::Control;
+use crate::sql::admin::PurgeTarget;
+use crate::sql::types::{Charset, Collation};
+use crate::sql::utility::Outcome;
+use crate::sql::value::Value;
+use crate::storage::txn::Txn;
+
+/// Session settings the journal records, refreshed with the other cached variables.
+#[derive(Clone, Debug, Default)]
+pub struct BinlogSession {
+    /// character_set_client, collation_connection, collation_server.
+    pub charset: [u16; 3],
+    pub flags2: u32,
+    /// binlog_row_image=MINIMAL.
+    pub minimal: bool,
+}
+
+impl BinlogSession {
+    pub fn from_vars(v: &crate::config::SessionVars) -> BinlogSession {
+        let coll = |id| {
+            Collation::from_name(v.get_str(id))
+                .unwrap_or(Collation::DEFAULT)
+                .id()
+        };
+        let client = Charset::from_name(v.get_str(vars::CHARACTER_SET_CLIENT))
+            .map(|c| c.default_collation().id())
+            .unwrap_or(Collation::DEFAULT.id());
+        let mut flags2 = 0;
+        if !v.get_bool(vars::AUTOCOMMIT) {
+            flags2 |= OPTION_NOT_AUTOCOMMIT;
+        }
+        if !v.get_bool(vars::FOREIGN_KEY_CHECKS) {
+            flags2 |= OPTION_NO_FOREIGN_KEY_CHECKS;
+        }
+        if !v.get_bool(vars::UNIQUE_CHECKS) {
+            flags2 |= OPTION_RELAXED_UNIQUE_CHECKS;
+        }
+        BinlogSession {
+            charset: [
+                client,
+                coll(vars::COLLATION_CONNECTION),
+                coll(vars::COLLATION_SERVER),
+            ],
+            flags2,
+            minimal: v
+                .get_str(vars::BINLOG_ROW_IMAGE)
+                .eq_ignore_ascii_case("MINIMAL"),
+        }
+    }
+}
+
+impl Ctx {
+    fn query_context(&self) -> QueryContext<'_> {
+        QueryContext {
+            thread_id: self.conn_id,
+            exec_time: 0,
+            db: self.db.as_deref().unwrap_or(""),
+            error_code: 0,
+            flags2: self.binlog.flags2,
+            sql_mode: self.sql_mode,
+            charset: self.binlog.charset,
+        }
+    }
+
+    fn statement_unix_secs(&self) -> u32 {
+        (self.stmt_unix_micros() / 1_000_000).clamp(0, u32::MAX as i64) as u32
+    }
+
+    /// Commit a transaction with writes through the journal: on success it is published
+    /// (visible) and the caller finalizes it; on failure it has been rolled back.
+    pub(super) async fn journal_commit(&mut self, txn: Txn) -> Result<Txn> {
+        let Some(journal) = self.server.journal.get().cloned() else {
+            // No journal (recovery replay, unit tests): commit in memory.
+            self.server.storage.txns.publish(&txn.shared);
+            return Ok(txn);
+        };
+        let mut buf = journal.new_buffer();
+        let ts = self.statement_unix_secs();
+        crate::journal::txn::encode(
+            &mut buf,
+            ts,
+            &self.query_context(),
+            &txn.writes,
+            txn.id(),
+            self.binlog.minimal,
+        );
+        let reply = journal.submit(buf, Some(txn.shared.clone()), journal.ack_mode());
+        let r = reply
+            .await
+            .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")));
+        match r {
+            Ok(()) => Ok(txn),
+            Err(e) => {
+                self.server.storage.rollback(txn);
+                Err(e)
+            }
+        }
+    }
+
+    /// FLUSH BINARY LOGS: close the current file and start the next.
+    pub(super) async fn flush_binary_logs(&mut self) -> Result<()> {
+        match self.server.journal.get().cloned() {
+            Some(j) if j.exposed => j.control(Control::Rotate).await.map(|_| ()),
+            _ => Ok(()),
+        }
+    }
+
+    /// PURGE BINARY LOGS TO 'file' | BEFORE 'datetime'. Files recovery still needs are kept
+    /// (with a warning), as MySQL keeps a file a replica is reading.
+    pub(super) fn purge_binary_logs(&mut self, target: &PurgeTarget) -> Result<Outcome> {
+        let server = self.server.clone();
+        let j = crate::journal::sqlview::exposed(server.journal.get())?;
+        let seqs = j.index_seqs();
+        let remove: Box<dyn Fn(u32) -> bool> = match target {
+            PurgeTarget::To(name) => {
+                let Some(to) = seqs.iter().copied().find(|s| j.file_name(*s) == *name) else {
+                    return Err(MyError::new(
+                        code::ER_UNKNOWN_TARGET_BINLOG,
+                        "Target log not found in binlog index",
+                    ));
+                };
+                Box::new(move |s| s < to)
+            }
+            PurgeTarget::Before(when) => {
+                let mut d = crate::error::Diagnostics::default();
+                let Some(dt) = crate::sql::convert::to_datetime(&Value::str(when), &mut d) else {
+                    return Err(MyError::new(
+                        code::ER_WRONG_ARGUMENTS,
+                        "Incorrect arguments to PURGE LOGS BEFORE",
+                    ));
+                };
+                let limit = crate::sql::temporal::unix_micros_from_datetime(&dt, self.tz_offset_s)
+                    .unwrap_or(0)
+                    / 1_000_000;
+                let mtimes: Vec<(u32, i64)> = seqs
+                    .iter()
+                    .map(|s| {
+                        let t = std::fs::metadata(j.path_of(*s))
+                            .and_then(|m| m.modified())
+                            .ok()
+                            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                            .map(|d| d.as_secs() as i64)
+                            .unwrap_or(i64::MAX);
+                        (*s, t)
+                    })
+                    .collect();
+                Box::new(move |s| mtimes.iter().any(|(x, t)| *x == s && *t < limit))
+            }
+        };
+        let needed_from = j.needed_from();
+        let mut kept = None;
+        j.purge(|s| {
+            let wanted = remove(s);
+            if wanted && s >= needed_from && kept.is_none() {
+                kept = Some(s);
+            }
+            wanted && s < needed_from
+        })?;
+        if let Some(s) = kept {
+            self.diag.warn(
+                code::ER_WARN_PURGE_LOG_IN_USE,
+                format!(
+                    "file ./{} was not purged because it is needed for crash recovery (no checkpoint covers it yet)",
+                    j.file_name(s)
+                ),
+            );
+        }
+        Ok(Outcome::ok())
+    }
+
+    /// Log a DDL statement that has been applied (a Query event in the session's database).
+    pub(super) async fn journal_ddl(&mut self, text: &str) -> Result<()> {
+        let Some(journal) = self.server.journal.get().cloned() else {
+            return Ok(());
+        };
+        let mut buf = journal.new_buffer();
+        let ts = self.statement_unix_secs();
+        buf.query(ts, &self.query_context(), text);
+        journal
+            .submit(buf, None, journal.ack_mode())
+            .await
+            .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")))
+    }
+}

@@ -1,0 +1,522 @@
+//! The journal (binary log): durability across crashes and restarts, the files read by
+//! Debian's `mariadb-binlog` and replayed into a real MariaDB, the SQL statements over the
+//! log, and recovery from torn or corrupt files as `journal::recover`'s failure model says.
+
+mod common;
+
+use common::{Target, TestServer, assert_success, find_tool, require_tool, run_with_timeout};
+use mysql::prelude::Queryable;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// These tests read Quire's files and options: against the MariaDB target they do not apply.
+fn quire_only() -> bool {
+    if common::target() != Target::Quire {
+        eprintln!("journal tests are Quire-only (QUIRE_TEST_TARGET=mariadb): not run");
+        return false;
+    }
+    true
+}
+
+/// Every row of a table in primary-key order, as text (NULL as `\N`).
+fn dump(conn: &mut mysql::Conn, table: &str) -> Vec<String> {
+    let rows: Vec<mysql::Row> = conn
+        .query(format!("SELECT * FROM {table} ORDER BY 1"))
+        .unwrap_or_else(|e| panic!("dump {table}: {e}"));
+    rows.into_iter()
+        .map(|r| {
+            (0..r.len())
+                .map(|i| match r.as_ref(i) {
+                    Some(mysql::Value::NULL) | None => "\\N".to_string(),
+                    Some(mysql::Value::Bytes(b)) => String::from_utf8_lossy(b).into_owned(),
+                    Some(v) => v.as_sql(true),
+                })
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect()
+}
+
+const TYPES_DDL: &str = "CREATE TABLE j.types (
+    id INT PRIMARY KEY AUTO_INCREMENT,
+    ti TINYINT, si SMALLINT UNSIGNED, mi MEDIUMINT, bi BIGINT UNSIGNED,
+    d DECIMAL(12,3), f FLOAT, db DOUBLE,
+    c CHAR(5), vc VARCHAR(40), vb VARBINARY(10), tx TEXT, bl BLOB,
+    dt DATE, dtm DATETIME(6), ts TIMESTAMP(3) NULL, tm TIME(2), y YEAR,
+    e ENUM('x','y','z'), st SET('a','b','c'), bt BIT(10),
+    KEY (vc))";
+
+const TYPES_ROWS: &str = "INSERT INTO j.types
+    (ti, si, mi, bi, d, f, db, c, vc, vb, tx, bl, dt, dtm, ts, tm, y, e, st, bt) VALUES
+    (-5, 65535, -8388608, 18446744073709551615, -123456789.125, 1.5, -2.25e100,
+     'ab', 'héllo wörld', x'00ff10', 'long text', x'deadbeef', '2024-02-29',
+     '2001-02-03 04:05:06.789012', '2020-01-01 00:00:00.125', '-12:34:56.78', 2155,
+     'y', 'a,c', b'1010101010'),
+    (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+     NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (127, 0, 8388607, 0, 0.001, -0.5, 0, '', '', '', '', '', '1000-01-01',
+     '9999-12-31 23:59:59', NULL, '838:59:59', 1901, 'x', '', b'0')";
+
+/// A database exercising every column type, updates, deletes, transactions and DDL.
+fn make_history(conn: &mut mysql::Conn) {
+    conn.query_drop("CREATE DATABASE j").unwrap();
+    conn.query_drop(TYPES_DDL).unwrap();
+    conn.query_drop(TYPES_ROWS).unwrap();
+    conn.query_drop("UPDATE j.types SET vc = CONCAT(vc, '!'), d = d * 2 WHERE id <> 2")
+        .unwrap();
+    conn.query_drop("CREATE TABLE j.nopk (a INT, b VARCHAR(10))")
+        .unwrap();
+    conn.query_drop("INSERT INTO j.nopk VALUES (1,'a'),(2,'b'),(2,'b'),(3,NULL)")
+        .unwrap();
+    conn.query_drop("DELETE FROM j.nopk WHERE a = 1").unwrap();
+    conn.query_drop("UPDATE j.nopk SET b = 'x' WHERE a = 3")
+        .unwrap();
+    conn.query_drop("BEGIN").unwrap();
+    conn.query_drop("INSERT INTO j.nopk VALUES (10, 'in txn')")
+        .unwrap();
+    conn.query_drop("UPDATE j.types SET id = 100 WHERE id = 3")
+        .unwrap();
+    conn.query_drop("COMMIT").unwrap();
+    conn.query_drop("BEGIN").unwrap();
+    conn.query_drop("INSERT INTO j.nopk VALUES (11, 'undone')")
+        .unwrap();
+    conn.query_drop("ROLLBACK").unwrap();
+    conn.query_drop("ALTER TABLE j.nopk ADD COLUMN c INT DEFAULT 7")
+        .unwrap();
+    conn.query_drop("INSERT INTO j.nopk (a) VALUES (20)")
+        .unwrap();
+    conn.query_drop("CREATE TABLE j.gone (x INT PRIMARY KEY)")
+        .unwrap();
+    conn.query_drop("INSERT INTO j.gone VALUES (1)").unwrap();
+    conn.query_drop("DROP TABLE j.gone").unwrap();
+    conn.query_drop("CREATE TABLE j.trunc (x INT PRIMARY KEY)")
+        .unwrap();
+    conn.query_drop("INSERT INTO j.trunc VALUES (1),(2)")
+        .unwrap();
+    conn.query_drop("TRUNCATE TABLE j.trunc").unwrap();
+    conn.query_drop("INSERT INTO j.trunc VALUES (3)").unwrap();
+}
+
+fn snapshot(conn: &mut mysql::Conn) -> Vec<Vec<String>> {
+    ["j.types", "j.nopk", "j.trunc"]
+        .iter()
+        .map(|t| dump(conn, t))
+        .collect()
+}
+
+#[test]
+fn committed_work_survives_crash_and_restart() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let before = {
+        let mut c = server.mysql_conn();
+        make_history(&mut c);
+        snapshot(&mut c)
+    };
+    assert_eq!(before[0].len(), 3, "types rows: {:?}", before[0]);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), before, "after kill -9");
+    let tables: Vec<String> = c.query("SHOW TABLES FROM j").unwrap();
+    assert_eq!(tables, vec!["nopk", "trunc", "types"]);
+    // AUTO_INCREMENT continues after the highest replayed value.
+    c.query_drop("INSERT INTO j.types (ti) VALUES (1)").unwrap();
+    let id: u64 = c.query_first("SELECT LAST_INSERT_ID()").unwrap().unwrap();
+    assert_eq!(id, 101);
+    let after_insert = snapshot(&mut c);
+    drop(c);
+    server.restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), after_insert, "after a clean restart");
+    // Each start begins a new file, as MySQL does; a clean stop ends one with Stop.
+    let logs: Vec<(String, u64, String)> = c.query("SHOW BINARY LOGS").unwrap();
+    let names: Vec<&str> = logs.iter().map(|l| l.0.as_str()).collect();
+    assert_eq!(names, ["binlog.000001", "binlog.000002", "binlog.000003"]);
+    let events: Vec<(String, u64, String, u64, u64, String)> =
+        c.query("SHOW BINLOG EVENTS IN 'binlog.000002'").unwrap();
+    assert_eq!(events.first().map(|e| e.2.as_str()), Some("Format_desc"));
+    assert_eq!(events.last().map(|e| e.2.as_str()), Some("Stop"));
+    server.stop();
+}
+
+/// Runs `mariadb-binlog` on `files`; panics on a failure or any error/warning it prints.
+fn mariadb_binlog(files: &[PathBuf], args: &[&str]) -> Vec<u8> {
+    let mut cmd = Command::new(find_tool("mariadb-binlog").expect("checked by caller"));
+    cmd.args(args).args(files);
+    let out = run_with_timeout(cmd, None, Duration::from_secs(120));
+    assert_success("mariadb-binlog", &out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.to_ascii_lowercase().contains("error")
+            && !err.to_ascii_lowercase().contains("warning"),
+        "mariadb-binlog complained: {err}"
+    );
+    out.stdout
+}
+
+fn binlog_files(datadir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(datadir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("binlog.0"))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Acceptance 1 of the journal: a 64-thread sysbench read/write run plus DDL, every file
+/// decoded by `mariadb-binlog -v`, and the whole log replayed into a fresh MariaDB gives
+/// the same tables.
+#[test]
+fn mariadb_binlog_decodes_and_replays_the_log() {
+    if !quire_only() {
+        return;
+    }
+    for tool in ["mariadb-binlog", "mariadb", "sysbench", "mariadbd"] {
+        if !require_tool(tool) {
+            return;
+        }
+    }
+    let mut server = TestServer::start_with(&["--max-binlog-size=1M"]);
+    let mut c = server.mysql_conn();
+    make_history(&mut c);
+    c.query_drop("CREATE DATABASE sbtest").unwrap();
+    let sb = |cmd: &str, extra: &[&str]| {
+        let mut s = Command::new(find_tool("sysbench").unwrap());
+        s.arg("oltp_read_write")
+            .arg("--mysql-host=127.0.0.1")
+            .arg(format!("--mysql-port={}", server.port()))
+            .arg("--mysql-user=root")
+            .arg("--mysql-db=sbtest")
+            .arg("--tables=2")
+            .arg("--table-size=2000")
+            .args(extra)
+            .arg(cmd);
+        let out = run_with_timeout(s, None, Duration::from_secs(120));
+        assert_success(&format!("sysbench {cmd}"), &out);
+    };
+    sb("prepare", &[]);
+    sb("run", &["--threads=64", "--time=4"]);
+    c.query_drop("ALTER TABLE sbtest.sbtest1 ADD COLUMN extra INT DEFAULT 5")
+        .unwrap();
+    c.query_drop("UPDATE sbtest.sbtest1 SET extra = id % 7 WHERE id < 100")
+        .unwrap();
+    c.query_drop("FLUSH BINARY LOGS").unwrap();
+    let files = binlog_files(&server.datadir());
+    assert!(files.len() > 2, "max_binlog_size=1M rotates: {files:?}");
+    for f in &files {
+        mariadb_binlog(
+            std::slice::from_ref(f),
+            &["-v", "--base64-output=decode-rows"],
+        );
+    }
+    let replay = mariadb_binlog(&files, &[]);
+    let maria = TestServer::start_mariadb(&[]);
+    let mut cmd = Command::new(find_tool("mariadb").unwrap());
+    cmd.arg("-h127.0.0.1")
+        .arg(format!("-P{}", maria.port()))
+        .arg("-uroot");
+    let out = run_with_timeout(cmd, Some(&replay), Duration::from_secs(300));
+    assert_success("mariadb < replay", &out);
+    let mut m = maria.mysql_conn();
+    for t in [
+        "j.types",
+        "j.nopk",
+        "j.trunc",
+        "sbtest.sbtest1",
+        "sbtest.sbtest2",
+    ] {
+        let (a, b) = (dump(&mut c, t), dump(&mut m, t));
+        assert_eq!(a.len(), b.len(), "{t}: row counts");
+        assert!(a == b, "{t} differs after replay into MariaDB");
+    }
+    drop(c);
+    server.stop();
+}
+
+#[test]
+fn binlog_statements_and_counters() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    let (file, pos): (String, u64) = c
+        .query_first("SHOW MASTER STATUS")
+        .unwrap()
+        .map(|r: mysql::Row| (r.get(0).unwrap(), r.get(1).unwrap()))
+        .unwrap();
+    assert_eq!(file, "binlog.000001");
+    c.query_drop("CREATE DATABASE s").unwrap();
+    c.query_drop("CREATE TABLE s.t (a INT PRIMARY KEY)")
+        .unwrap();
+    c.query_drop("INSERT INTO s.t VALUES (1),(2)").unwrap();
+    let after: u64 = c
+        .query_first::<mysql::Row, _>("SHOW BINARY LOG STATUS")
+        .unwrap()
+        .unwrap()
+        .get(1)
+        .unwrap();
+    assert!(after > pos, "position moved: {pos} -> {after}");
+    let status: Vec<(String, u64)> = c.query("SHOW GLOBAL STATUS LIKE 'Binlog_%'").unwrap();
+    let get = |n: &str| status.iter().find(|s| s.0 == n).map(|s| s.1).unwrap_or(0);
+    assert!(get("Binlog_commits") >= 3, "{status:?}");
+    assert!(
+        get("Binlog_group_commits") >= 1 && get("Binlog_group_commits") <= get("Binlog_commits")
+    );
+    assert!(get("Binlog_bytes_written") > 0);
+
+    let events: Vec<(String, u64, String, u64, u64, String)> =
+        c.query("SHOW BINLOG EVENTS").unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e.2.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "Format_desc",
+            "Query",
+            "Query",
+            "Query",
+            "Table_map",
+            "Write_rows_v1",
+            "Xid"
+        ]
+    );
+    assert_eq!(events[2].5, "CREATE TABLE s.t (a INT PRIMARY KEY)");
+    assert_eq!(
+        events[4].5,
+        format!(
+            "table_id: {} (s.t)",
+            events[4].5[10..].split(' ').next().unwrap()
+        )
+    );
+    // FROM and LIMIT.
+    let from: Vec<(String, u64, String, u64, u64, String)> = c
+        .query(format!(
+            "SHOW BINLOG EVENTS FROM {} LIMIT 1, 2",
+            events[3].1
+        ))
+        .unwrap();
+    assert_eq!(from.len(), 2);
+    assert_eq!(from[0].1, events[4].1);
+
+    c.query_drop("FLUSH BINARY LOGS").unwrap();
+    let logs: Vec<(String, u64, String)> = c.query("SHOW BINARY LOGS").unwrap();
+    assert_eq!(logs.len(), 2);
+    assert_eq!(
+        logs[0].1,
+        std::fs::metadata(server.datadir().join("binlog.000001"))
+            .unwrap()
+            .len()
+    );
+    let rotate: Vec<(String, u64, String, u64, u64, String)> =
+        c.query("SHOW BINLOG EVENTS IN 'binlog.000001'").unwrap();
+    assert_eq!(rotate.last().unwrap().5, "binlog.000002;pos=4");
+    // Recovery still needs binlog.000001 (no checkpoint yet): kept, with a warning.
+    c.query_drop("PURGE BINARY LOGS TO 'binlog.000002'")
+        .unwrap();
+    let warnings: Vec<(String, u32, String)> = c.query("SHOW WARNINGS").unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].1, 1867);
+    assert!(server.datadir().join("binlog.000001").exists());
+    let e = c
+        .query_drop("PURGE BINARY LOGS TO 'nope.000001'")
+        .unwrap_err();
+    assert!(e.to_string().contains("1373"), "{e}");
+    let e = c
+        .query_drop("SHOW BINLOG EVENTS IN 'nope.000001'")
+        .unwrap_err();
+    assert!(e.to_string().contains("1220"), "{e}");
+    drop(c);
+    server.stop();
+}
+
+#[test]
+fn skip_log_bin_hides_the_log_but_keeps_commits() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start_with(&["--skip-log-bin"]);
+    let mut c = server.mysql_conn();
+    let e = c.query_drop("SHOW BINARY LOGS").unwrap_err();
+    assert!(e.to_string().contains("1381"), "{e}");
+    let rows: Vec<mysql::Row> = c.query("SHOW MASTER STATUS").unwrap();
+    assert!(rows.is_empty());
+    let log_bin: Option<(String, String)> = c.query_first("SHOW VARIABLES LIKE 'log_bin'").unwrap();
+    assert_eq!(log_bin.unwrap().1, "OFF");
+    c.query_drop("CREATE DATABASE k").unwrap();
+    c.query_drop("CREATE TABLE k.t (a INT PRIMARY KEY, b TEXT)")
+        .unwrap();
+    c.query_drop("INSERT INTO k.t VALUES (1,'one'),(2,'two')")
+        .unwrap();
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(dump(&mut c, "k.t"), ["1|one", "2|two"]);
+    server.stop();
+}
+
+/// The last file of a crashed server: everything up to the last complete transaction.
+fn crashed_server_with_log() -> (TestServer, PathBuf, Vec<String>) {
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE r").unwrap();
+    c.query_drop("CREATE TABLE r.t (a INT PRIMARY KEY, b VARCHAR(50))")
+        .unwrap();
+    for i in 0..20 {
+        c.query_drop(format!("INSERT INTO r.t VALUES ({i}, 'row {i}')"))
+            .unwrap();
+    }
+    let rows = dump(&mut c, "r.t");
+    drop(c);
+    server.kill();
+    let file = server.datadir().join("binlog.000001");
+    (server, file, rows)
+}
+
+fn start_after_damage(server: &mut TestServer) -> Vec<String> {
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    dump(&mut c, "r.t")
+}
+
+/// The last transaction's events: its BEGIN offset (from the file's own events).
+fn last_txn_start(file: &Path) -> u64 {
+    let data = std::fs::read(file).unwrap();
+    let mut at = 4usize;
+    let mut last_begin = 0;
+    while at + 19 <= data.len() {
+        let size = u32::from_le_bytes(data[at + 9..at + 13].try_into().unwrap()) as usize;
+        if data[at + 4] == 2 && data[at..at + size].windows(5).any(|w| w == b"BEGIN") {
+            last_begin = at as u64;
+        }
+        at += size;
+    }
+    last_begin
+}
+
+#[test]
+fn torn_tail_is_cut_at_every_position_of_the_last_event() {
+    if !quire_only() {
+        return;
+    }
+    let (mut server, file, rows) = crashed_server_with_log();
+    let full = std::fs::read(&file).unwrap();
+    let begin = last_txn_start(&file) as usize;
+    // Every cut inside the last transaction loses exactly that transaction. (Positions are
+    // sampled on a stride to keep the test short; the first and last bytes always.)
+    let len = full.len();
+    let mut cuts: Vec<usize> = (begin + 1..len).step_by(7).collect();
+    cuts.push(len - 1);
+    for cut in cuts {
+        std::fs::write(&file, &full[..cut]).unwrap();
+        let got = start_after_damage(&mut server);
+        assert_eq!(got, rows[..rows.len() - 1], "cut at {cut} of {len}");
+        server.kill();
+        // Restart appended a new file: drop it again so the next cut is the last file.
+        reset_to_one_file(&server, &file, &full);
+    }
+}
+
+/// Put back a single-file journal with `bytes` as binlog.000001.
+fn reset_to_one_file(server: &TestServer, file: &Path, bytes: &[u8]) {
+    for f in binlog_files(&server.datadir()) {
+        std::fs::remove_file(f).unwrap();
+    }
+    std::fs::write(file, bytes).unwrap();
+    std::fs::write(server.datadir().join("binlog.index"), "./binlog.000001\n").unwrap();
+}
+
+#[test]
+fn flipped_bytes_tail_versus_middle() {
+    if !quire_only() {
+        return;
+    }
+    let (mut server, file, rows) = crashed_server_with_log();
+    let full = std::fs::read(&file).unwrap();
+    // A flipped byte in the last event (the final Xid): a torn write; the transaction goes.
+    let mut damaged = full.clone();
+    let n = damaged.len();
+    damaged[n - 6] ^= 0x40;
+    reset_to_one_file(&server, &file, &damaged);
+    assert_eq!(start_after_damage(&mut server), rows[..rows.len() - 1]);
+    server.kill();
+
+    // A flipped byte in the middle: start-up stops, naming the file and the offset.
+    let mut damaged = full.clone();
+    let mid = last_txn_start(&file) as usize / 2;
+    damaged[mid] ^= 0x01;
+    reset_to_one_file(&server, &file, &damaged);
+    let out = run_quire_once(&server);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'binlog.000001' is corrupt at offset")
+            && err.contains("--journal-recovery=truncate"),
+        "{err}"
+    );
+    // With the explicit option the log is kept up to the corrupt event.
+    server.set_extra_args(&["--journal-recovery=truncate"]);
+    let got = start_after_damage(&mut server);
+    assert!(got.len() < rows.len() && rows.starts_with(&got), "{got:?}");
+    server.stop();
+}
+
+#[test]
+fn index_and_files_disagree() {
+    if !quire_only() {
+        return;
+    }
+    let (mut server, file, rows) = crashed_server_with_log();
+    let full = std::fs::read(&file).unwrap();
+    // A file after the last indexed one, holding only a header (a crash while rotating):
+    // removed at start-up.
+    std::fs::write(server.datadir().join("binlog.000002"), &full[..4 + 123]).unwrap();
+    assert_eq!(start_after_damage(&mut server), rows);
+    server.kill();
+    reset_to_one_file(&server, &file, &full);
+    // An index that lost its entry for a file with transactions: start-up stops.
+    std::fs::write(server.datadir().join("binlog.index"), "").unwrap();
+    let out = run_quire_once(&server);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("binlog.000001") && err.contains("not name it"),
+        "{err}"
+    );
+    // No index at all, files present: start-up stops too.
+    std::fs::remove_file(server.datadir().join("binlog.index")).unwrap();
+    let out = run_quire_once(&server);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("binlog.index"),
+        "{err}"
+    );
+    reset_to_one_file(&server, &file, &full);
+    assert_eq!(start_after_damage(&mut server), rows);
+    server.stop();
+}
+
+fn quire_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_quire"))
+}
+
+/// Start quire on the server's data directory expecting it to stop at once (start-up error).
+fn run_quire_once(server: &TestServer) -> std::process::Output {
+    let mut cmd = Command::new(quire_bin());
+    cmd.arg(format!("--datadir={}", server.datadir().display()))
+        .arg("--port=0")
+        .arg("--bind-address=127.0.0.1")
+        .arg(format!(
+            "--socket={}",
+            server.dir().join("x.sock").display()
+        ));
+    let out = run_with_timeout(cmd, None, Duration::from_secs(60));
+    assert!(!out.status.success(), "expected a start-up error");
+    out
+}
