@@ -449,13 +449,7 @@ pub fn get_value(c: &mut Cur, ty: &SqlType) -> R<Value> {
         T::Int {
             width, unsigned, ..
         } => {
-            let n = match width {
-                IntWidth::Tiny => 1,
-                IntWidth::Small => 2,
-                IntWidth::Medium => 3,
-                IntWidth::Int => 4,
-                IntWidth::Big => 8,
-            };
+            let n = super::events::int_bytes(*width);
             let x = c.le(n)?;
             if *unsigned {
                 Value::UInt(x)

@@ -483,6 +483,17 @@ fn byte_len(ty: &SqlType, chars: u32) -> u32 {
     chars.saturating_mul(max_bytes(ty)).min(0xFFFF)
 }
 
+/// Bytes of an integer column's binlog value.
+pub(crate) fn int_bytes(width: IntWidth) -> usize {
+    match width {
+        IntWidth::Tiny => 1,
+        IntWidth::Small => 2,
+        IntWidth::Medium => 3,
+        IntWidth::Int => 4,
+        IntWidth::Big => 8,
+    }
+}
+
 pub(crate) fn blob_pack_len(size: BlobSize) -> u8 {
     match size {
         BlobSize::Tiny => 1,
@@ -568,13 +579,7 @@ pub fn put_value(b: &mut Vec<u8>, ty: &SqlType, v: &Value) {
     match ty {
         T::Int { width, .. } => {
             let x = as_i64(v);
-            let n = match width {
-                IntWidth::Tiny => 1,
-                IntWidth::Small => 2,
-                IntWidth::Medium => 3,
-                IntWidth::Int => 4,
-                IntWidth::Big => 8,
-            };
+            let n = int_bytes(*width);
             b.extend_from_slice(&x.to_le_bytes()[..n]);
         }
         T::Bool => b.push(as_i64(v) as u8),
