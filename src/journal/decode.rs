@@ -5,10 +5,10 @@
 //! lists it.
 
 use super::events::{
-    DELETE_ROWS_EVENT_V1, FORMAT_DESCRIPTION_EVENT, HEADER_LEN, MAGIC, QUERY_EVENT, ROTATE_EVENT,
-    TABLE_MAP_EVENT, UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size,
+    DELETE_ROWS_EVENT_V1, FORMAT_DESCRIPTION_EVENT, HEADER_LEN, MAGIC, UPDATE_ROWS_EVENT_V1,
+    WRITE_ROWS_EVENT_V1, event_crc, event_size,
 };
-use crate::sql::types::{BlobSize, Collation, IntWidth, SqlType};
+use crate::sql::types::SqlType;
 use crate::sql::value::{DateTime, Time, Value};
 use bigdecimal::BigDecimal;
 use bigdecimal::num_bigint::BigInt;
@@ -626,86 +626,4 @@ pub fn get_decimal(c: &mut Cur, precision: u8, scale: u8) -> R<BigDecimal> {
         n = -n;
     }
     Ok(BigDecimal::new(n, s as i64))
-}
-
-/// A column type good enough to decode (binlog type code, metadata) without the table's
-/// definition — for printing files. Integers read as signed; strings as bytes.
-pub fn type_of_code(code: u8, meta: &[u8]) -> Option<SqlType> {
-    let m = |i: usize| meta.get(i).copied().unwrap_or(0);
-    let int = |width| SqlType::Int {
-        width,
-        unsigned: false,
-        zerofill: false,
-        display: None,
-    };
-    Some(match code {
-        1 => int(IntWidth::Tiny),
-        2 => int(IntWidth::Small),
-        9 => int(IntWidth::Medium),
-        3 => int(IntWidth::Int),
-        8 => int(IntWidth::Big),
-        4 => SqlType::Float { unsigned: false },
-        5 => SqlType::Double { unsigned: false },
-        246 => SqlType::Decimal {
-            precision: m(0),
-            scale: m(1),
-            unsigned: false,
-        },
-        15 => SqlType::VarBinary {
-            len: u16::from_le_bytes([m(0), m(1)]) as u32,
-        },
-        254 => match m(0) {
-            247 => SqlType::Enum {
-                values: (0..if m(1) == 2 { 256 } else { 255 })
-                    .map(|i| format!("#{}", i + 1))
-                    .collect(),
-                collation: Collation::Binary,
-            },
-            248 => SqlType::Set {
-                values: (0..m(1) as usize * 8)
-                    .map(|i| format!("#{}", i + 1))
-                    .collect(),
-                collation: Collation::Binary,
-            },
-            x => {
-                let len = (((x as u32 & 0x30) ^ 0x30) << 4) | m(1) as u32;
-                SqlType::Binary { len }
-            }
-        },
-        252 => SqlType::Blob {
-            size: match m(0) {
-                1 => BlobSize::Tiny,
-                2 => BlobSize::Normal,
-                3 => BlobSize::Medium,
-                _ => BlobSize::Long,
-            },
-        },
-        10 => SqlType::Date,
-        18 => SqlType::DateTime { fsp: m(0) },
-        17 => SqlType::Timestamp { fsp: m(0) },
-        19 => SqlType::Time { fsp: m(0) },
-        13 => SqlType::Year,
-        16 => SqlType::Bit {
-            len: m(1).saturating_mul(8).saturating_add(m(0)),
-        },
-        _ => return None,
-    })
-}
-
-/// Is `ev` the start or end of a transaction? (`BEGIN` query, Xid, or a `COMMIT` query.)
-pub fn is_begin(ev: &RawEvent) -> bool {
-    ev.ty == QUERY_EVENT && query(ev.body).is_ok_and(|q| q.query == "BEGIN")
-}
-
-pub fn is_commit(ev: &RawEvent) -> bool {
-    ev.ty == XID_EVENT
-        || (ev.ty == QUERY_EVENT && query(ev.body).is_ok_and(|q| q.query == "COMMIT"))
-}
-
-pub fn is_rotate(ev: &RawEvent) -> bool {
-    ev.ty == ROTATE_EVENT
-}
-
-pub fn is_table_map(ev: &RawEvent) -> bool {
-    ev.ty == TABLE_MAP_EVENT
 }

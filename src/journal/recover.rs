@@ -443,9 +443,8 @@ async fn replay_files(
     index: &mut Vec<u32>,
     on_corruption: OnCorruption,
 ) -> Result<(), String> {
-    let count = index.len();
     let mut k = 0;
-    while k < count.min(index.len()) {
+    while k < index.len() {
         let seq = index[k];
         let name = file_name(basename, seq);
         let path = dir.join(&name);
