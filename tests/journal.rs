@@ -334,6 +334,36 @@ fn binlog_statements_and_counters() {
         .query_drop("SHOW BINLOG EVENTS IN 'nope.000001'")
         .unwrap_err();
     assert!(e.to_string().contains("1220"), "{e}");
+
+    // The durability settings are dynamic: with flush=0 and sync_binlog=0 commits do not
+    // fsync; back at the defaults every commit does.
+    let fsyncs = |c: &mut mysql::Conn| -> u64 {
+        c.query_first::<(String, u64), _>("SHOW GLOBAL STATUS LIKE 'Quire_journal_fsyncs'")
+            .unwrap()
+            .unwrap()
+            .1
+    };
+    c.query_drop("SET GLOBAL innodb_flush_log_at_trx_commit = 0, GLOBAL sync_binlog = 0")
+        .unwrap();
+    let before = fsyncs(&mut c);
+    for i in 10..30 {
+        c.query_drop(format!("INSERT INTO s.t VALUES ({i})"))
+            .unwrap();
+    }
+    assert!(fsyncs(&mut c) - before < 5, "fsyncs in mode 0");
+    c.query_drop(
+        "SET GLOBAL innodb_flush_log_at_trx_commit = DEFAULT, GLOBAL sync_binlog = DEFAULT",
+    )
+    .unwrap();
+    let before = fsyncs(&mut c);
+    for i in 30..40 {
+        c.query_drop(format!("INSERT INTO s.t VALUES ({i})"))
+            .unwrap();
+    }
+    assert!(
+        fsyncs(&mut c) - before >= 10,
+        "one fsync per serial durable commit"
+    );
     drop(c);
     server.stop();
 }

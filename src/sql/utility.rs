@@ -146,6 +146,13 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         value.as_ref(),
         &mut ctx.diag,
     )?;
+    if global {
+        // The journal's settings (sync_binlog, innodb_flush_log_at_trx_commit, …) are
+        // dynamic: it keeps its own copy in atomics, read without a lock per commit.
+        if let Some(j) = server.journal.get() {
+            j.configure(&server.globals);
+        }
+    }
     ctx.refresh_cached_vars();
     Ok(())
 }
