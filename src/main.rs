@@ -91,6 +91,13 @@ fn run(globals: GlobalVars) -> Result<(), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(open_journal(&server, &datadir))?;
     let r = rt.block_on(quire::session::conn::listen(server.clone(), socket));
+    if let Some(cp) = server.checkpoints.get() {
+        // A clean shutdown leaves a checkpoint at the end of the journal: the next start
+        // loads it and replays nothing.
+        if let Err(e) = rt.block_on(cp.take_if_changed(&server)) {
+            eprintln!("quire: [ERROR] checkpoint at shutdown: {e}");
+        }
+    }
     if let Some(j) = server.journal.get() {
         j.shutdown();
     }
@@ -117,14 +124,27 @@ async fn open_journal(server: &Arc<Server>, datadir: &Path) -> Result<(), String
     let started = std::time::Instant::now();
     let (start, found) = recover::recover(server, datadir, &basename, on_corruption).await?;
     if found.files > 0 {
+        let cp = match found.checkpoint {
+            Some((no, rows)) => format!(
+                "loaded {} ({rows} rows), ",
+                quire::journal::checkpoint::file_name(no)
+            ),
+            None => String::new(),
+        };
         eprintln!(
-            "quire: [Note] journal: replayed {} transactions and {} statements from {} files in {} ms",
+            "quire: [Note] journal: {cp}replayed {} transactions and {} statements from {} files in {} ms",
             found.transactions,
             found.statements,
             found.files,
             started.elapsed().as_millis()
         );
     }
+    let replayed = found.transactions + found.statements > 0;
+    let checkpoints = quire::journal::checkpoint::Checkpoints::new(
+        datadir.to_path_buf(),
+        found.checkpoints,
+        replayed,
+    );
     let journal = writer::Journal::start(
         datadir.to_path_buf(),
         basename,
@@ -136,6 +156,9 @@ async fn open_journal(server: &Arc<Server>, datadir: &Path) -> Result<(), String
         start,
         g,
     )?;
+    checkpoints.publish_needed(&journal);
     let _ = server.journal.set(journal);
+    checkpoints.spawn(server.clone());
+    let _ = server.checkpoints.set(checkpoints);
     Ok(())
 }

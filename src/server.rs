@@ -96,6 +96,10 @@ pub struct Server {
     pub conn_threads: Arc<crate::session::threads::ConnThreads>,
     /// The journal, once recovery has replayed it (unset: commits stay in memory).
     pub journal: std::sync::OnceLock<Arc<crate::journal::writer::Journal>>,
+    /// DDL holds this shared from its catalog change until its journal entry is queued; a
+    /// checkpoint takes it exclusively for its cut (see `journal::checkpoint`).
+    pub ddl_gate: tokio::sync::RwLock<()>,
+    pub checkpoints: std::sync::OnceLock<Arc<crate::journal::checkpoint::Checkpoints>>,
 }
 
 impl Server {
@@ -117,6 +121,8 @@ impl Server {
             status: Status::default(),
             conn_threads: Arc::default(),
             journal: std::sync::OnceLock::new(),
+            ddl_gate: tokio::sync::RwLock::new(()),
+            checkpoints: std::sync::OnceLock::new(),
         }
     }
 

@@ -550,3 +550,219 @@ fn run_quire_once(server: &TestServer) -> std::process::Output {
     assert!(!out.status.success(), "expected a start-up error");
     out
 }
+
+fn status(c: &mut mysql::Conn, name: &str) -> u64 {
+    c.query_first::<(String, u64), _>(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
+        .unwrap()
+        .map(|r| r.1)
+        .unwrap_or(0)
+}
+
+/// Wait (up to 30 s) until `Quire_checkpoints` reaches `n`.
+fn wait_checkpoints(c: &mut mysql::Conn, n: u64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while status(c, "Quire_checkpoints") < n {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no checkpoint {n} within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn checkpoint_files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with("quire_checkpoint."))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The last start's line about recovery.
+fn recovery_note(server: &TestServer) -> String {
+    server
+        .stderr_log()
+        .lines()
+        .filter(|l| l.contains("journal: "))
+        .last()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn checkpoint_plus_journal_restores_everything() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    make_history(&mut c);
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 1")
+        .unwrap();
+    wait_checkpoints(&mut c, 1);
+    // Work after the first checkpoint, a second one, and work after that: recovery loads
+    // the newest and replays what follows it.
+    c.query_drop("INSERT INTO j.types (ti, vc) VALUES (1, 'after one')")
+        .unwrap();
+    c.query_drop("UPDATE j.nopk SET b = 'changed' WHERE a = 2")
+        .unwrap();
+    wait_checkpoints(&mut c, 2);
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 0")
+        .unwrap();
+    c.query_drop("INSERT INTO j.types (ti, vc) VALUES (2, 'after two')")
+        .unwrap();
+    c.query_drop("ALTER TABLE j.trunc ADD COLUMN y VARCHAR(5) DEFAULT 'new'")
+        .unwrap();
+    c.query_drop("DELETE FROM j.nopk WHERE a = 20").unwrap();
+    let before = snapshot(&mut c);
+    let next_id: u64 = c
+        .query_first::<mysql::Row, _>("SHOW TABLE STATUS FROM j LIKE 'types'")
+        .unwrap()
+        .unwrap()
+        .get(10)
+        .unwrap();
+    drop(c);
+    assert_eq!(checkpoint_files(&server.datadir()).len(), 2);
+
+    server.crash_restart();
+    let note = recovery_note(&server);
+    assert!(
+        note.contains("loaded quire_checkpoint.") && !note.contains("replayed 0 transactions"),
+        "{note}"
+    );
+    let mut c = server.mysql_conn();
+    assert_eq!(
+        snapshot(&mut c),
+        before,
+        "checkpoint + journal after kill -9"
+    );
+    c.query_drop("INSERT INTO j.types (ti) VALUES (3)").unwrap();
+    let id: u64 = c.query_first("SELECT LAST_INSERT_ID()").unwrap().unwrap();
+    assert_eq!(id, next_id, "AUTO_INCREMENT continues");
+    c.query_drop(format!("DELETE FROM j.types WHERE id = {id}"))
+        .unwrap();
+    drop(c);
+
+    // The newest checkpoint damaged: set aside, the older one plus more journal is used.
+    let cps = checkpoint_files(&server.datadir());
+    let newest = server.datadir().join(cps.last().unwrap());
+    let mut bytes = std::fs::read(&newest).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&newest, &bytes).unwrap();
+    server.crash_restart();
+    assert!(
+        server
+            .stderr_log()
+            .contains("is invalid (checksum mismatch)"),
+        "{}",
+        server.stderr_tail()
+    );
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), before, "older checkpoint + journal");
+    drop(c);
+
+    // A clean stop leaves a checkpoint at the end of the journal: nothing to replay.
+    server.restart();
+    let note = recovery_note(&server);
+    assert!(
+        note.contains("replayed 0 transactions and 0 statements"),
+        "{note}"
+    );
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), before, "after a clean restart");
+    drop(c);
+    server.stop();
+}
+
+#[test]
+fn journal_stays_bounded_without_binlog_and_purge_follows_checkpoints() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start_with(&["--skip-log-bin"]);
+    let mut c = server.mysql_conn();
+    c.query_drop("SET GLOBAL quire_checkpoint_log_size = 1048576")
+        .unwrap();
+    c.query_drop("CREATE DATABASE b").unwrap();
+    c.query_drop("CREATE TABLE b.t (id INT PRIMARY KEY, pad VARCHAR(1000))")
+        .unwrap();
+    c.query_drop("INSERT INTO b.t VALUES (1, '')").unwrap();
+    let pad = "x".repeat(900);
+    let journal_bytes = |dir: &Path| -> (usize, u64) {
+        let files: Vec<u64> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                let n = e.file_name().into_string().unwrap_or_default();
+                n.starts_with("binlog.0")
+            })
+            .map(|e| e.metadata().unwrap().len())
+            .collect();
+        (files.len(), files.iter().sum())
+    };
+    let mut most = 0;
+    // 20 rounds of ~1 MB of updates each: 20 MB of journal in all.
+    for round in 0..20 {
+        for i in 0..1000 {
+            c.query_drop(format!(
+                "UPDATE b.t SET pad = '{pad}{round}.{i}' WHERE id = 1"
+            ))
+            .unwrap();
+        }
+        if round >= 2 {
+            wait_checkpoints(&mut c, round as u64 - 1);
+        }
+        most = most.max(journal_bytes(&server.datadir()).1);
+    }
+    let (files, _) = journal_bytes(&server.datadir());
+    assert!(files <= 4, "{files} journal files left");
+    assert!(
+        most < 8 << 20,
+        "journal reached {most} bytes for 20 MB written"
+    );
+    assert!(checkpoint_files(&server.datadir()).len() <= 2);
+    let last = dump(&mut c, "b.t");
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(dump(&mut c, "b.t"), last);
+    drop(c);
+    server.stop();
+
+    // log_bin=ON: PURGE removes what the checkpoints cover, without a warning.
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE p").unwrap();
+    c.query_drop("CREATE TABLE p.t (a INT PRIMARY KEY)")
+        .unwrap();
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 1")
+        .unwrap();
+    for i in 0..3 {
+        c.query_drop(format!("INSERT INTO p.t VALUES ({i})"))
+            .unwrap();
+        c.query_drop("FLUSH BINARY LOGS").unwrap();
+        wait_checkpoints(&mut c, i + 1);
+    }
+    let logs: Vec<(String, u64, String)> = c.query("SHOW BINARY LOGS").unwrap();
+    let current = logs.last().unwrap().0.clone();
+    c.query_drop(format!("PURGE BINARY LOGS TO '{current}'"))
+        .unwrap();
+    let warnings: Vec<(String, u32, String)> = c.query("SHOW WARNINGS").unwrap();
+    let left: Vec<(String, u64, String)> = c.query("SHOW BINARY LOGS").unwrap();
+    // The older kept checkpoint was taken before the last FLUSH: its file stays.
+    assert!(left.len() <= 2, "{left:?}");
+    assert!(warnings.iter().all(|w| w.1 == 1867), "{warnings:?}");
+    assert!(!server.datadir().join("binlog.000001").exists());
+    let rows: Vec<i32> = c.query("SELECT a FROM p.t ORDER BY a").unwrap();
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    let again: Vec<i32> = c.query("SELECT a FROM p.t ORDER BY a").unwrap();
+    assert_eq!(again, rows);
+    drop(c);
+    server.stop();
+}

@@ -393,21 +393,7 @@ impl EventBuf {
 
     /// One row image of the open rows event: the columns marked in `present`.
     pub fn rows_image(&mut self, t: &TableMap, present: &[bool], row: &[Value]) {
-        let b = &mut self.bytes;
-        let n = present.iter().filter(|p| **p).count();
-        let at = b.len();
-        b.resize(at + n.div_ceil(8), 0);
-        let mut k = 0;
-        for (i, (ty, _)) in t.columns.iter().enumerate() {
-            if !present.get(i).copied().unwrap_or(false) {
-                continue;
-            }
-            match row.get(i) {
-                None | Some(Value::Null) => b[at + k / 8] |= 1 << (k % 8),
-                Some(v) => put_value(b, ty, v),
-            }
-            k += 1;
-        }
+        put_row_image(&mut self.bytes, &t.columns, present, row);
     }
 
     /// Bytes in the event being written.
@@ -423,6 +409,30 @@ impl EventBuf {
                 .copy_from_slice(&flags.to_le_bytes());
         }
         self.end();
+    }
+}
+
+/// A row image (the null bitmap of the present columns, then their values): the body of a
+/// rows event's row, also the row format of checkpoints.
+pub fn put_row_image(
+    b: &mut Vec<u8>,
+    columns: &[(SqlType, bool)],
+    present: &[bool],
+    row: &[Value],
+) {
+    let n = present.iter().filter(|p| **p).count();
+    let at = b.len();
+    b.resize(at + n.div_ceil(8), 0);
+    let mut k = 0;
+    for (i, (ty, _)) in columns.iter().enumerate() {
+        if !present.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        match row.get(i) {
+            None | Some(Value::Null) => b[at + k / 8] |= 1 << (k % 8),
+            Some(v) => put_value(b, ty, v),
+        }
+        k += 1;
     }
 }
 

@@ -10,6 +10,7 @@
 //! - [`recover`]: start-up — cut a torn tail, replay the journal into the tables.
 //! - [`sqlview`]: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS.
 
+pub mod checkpoint;
 pub mod decode;
 pub mod events;
 pub mod recover;

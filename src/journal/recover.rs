@@ -31,18 +31,24 @@
 //!
 //! ## Replay
 //!
+//! Start-up loads the newest valid checkpoint ([`super::checkpoint`]; an invalid one is set
+//! aside and the older one used) and replays the journal from the position it names; files
+//! before that position are not read, and may be gone. Without a checkpoint the journal must
+//! start at file 1.
+//!
 //! DDL Query events run as statements (in the event's database and sql_mode); transactions
 //! are applied row by row — Write inserts, Update and Delete find their row by primary key
 //! (or, without one, by the whole before image) — and committed in log order. After replay
 //! the last file's in-use flag is cleared and the writer starts the next file, as MySQL
 //! does at every start.
 
+use super::checkpoint::{self, Image, Record};
 use super::decode::{self, Events, Fault, RawEvent, TableMapEvent};
 use super::events::{
     FORMAT_DESCRIPTION_EVENT, QUERY_EVENT, ROTATE_EVENT, STOP_EVENT, TABLE_MAP_EVENT,
     UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size,
 };
-use super::writer::StartAt;
+use super::writer::{LogPos, StartAt};
 use crate::error::{MyError, Result as MyResult};
 use crate::server::Server;
 use crate::session::Ctx;
@@ -74,6 +80,10 @@ pub struct Recovered {
     pub statements: u64,
     /// (file, offset, bytes) cut from the tail.
     pub cut: Option<(String, u64, u64)>,
+    /// The checkpoint loaded (its number) and the rows it held.
+    pub checkpoint: Option<(u32, u64)>,
+    /// Checkpoints on disk after recovery, oldest first: (number, where replay starts).
+    pub checkpoints: Vec<(u32, LogPos)>,
 }
 
 fn file_name(basename: &str, seq: u32) -> String {
@@ -314,6 +324,58 @@ impl Replay {
         Ok(())
     }
 
+    /// Load a checkpoint into the (empty) server: its DDL as statements, its rows directly
+    /// into the tables. Returns the number of rows.
+    async fn load(&mut self, img: &Image) -> Result<u64, String> {
+        let cts = self.server.storage.txns.visible_ts();
+        let mut table: Option<(Arc<Table>, Vec<SqlType>, Vec<bool>)> = None;
+        let mut rows = 0;
+        for rec in img.records() {
+            match rec {
+                Record::Database(sql) => self.run_ddl(None, sql).await?,
+                Record::Table { db, name, sql } => {
+                    self.run_ddl(Some(db), sql).await?;
+                    let t = self
+                        .server
+                        .storage
+                        .catalog
+                        .table(db, name)
+                        .ok_or_else(|| format!("`{db}`.`{name}` was not created by `{sql}`"))?;
+                    let types: Vec<SqlType> =
+                        t.binlog_columns.iter().map(|(ty, _)| ty.clone()).collect();
+                    let present = vec![true; types.len()];
+                    table = Some((t, types, present));
+                }
+                Record::Rows(bytes) => {
+                    let (t, types, present) = table
+                        .as_ref()
+                        .ok_or_else(|| "rows before any table".to_string())?;
+                    let mut cur = decode::Cur::new(bytes);
+                    while !cur.rest().is_empty() {
+                        let row: Row = decode::row_image(&mut cur, present, types)
+                            .map_err(|f| format!("`{}`: {f}", t.name()))?
+                            .into_iter()
+                            .map(|v| v.unwrap_or(Value::Null))
+                            .collect();
+                        t.load_committed(row, cts).map_err(Self::storage_err)?;
+                        rows += 1;
+                    }
+                }
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Run a DDL statement in database `db` (recovery runs as root, results dropped).
+    async fn run_ddl(&mut self, db: Option<&str>, sql: &str) -> Result<(), String> {
+        let ctx = &mut self.ctx;
+        ctx.db = db.map(str::to_string);
+        ctx.diag.clear();
+        ctx.run_text(sql, &mut Discard, false)
+            .await
+            .map_err(|e| format!("replaying `{sql}`: {}", e.message))
+    }
+
     fn commit(&mut self) {
         if let Some(txn) = self.txn.take() {
             self.server.storage.commit_in_memory(txn);
@@ -351,14 +413,14 @@ impl Replay {
             _ => {}
         }
         self.commit();
-        let ctx = &mut self.ctx;
-        ctx.db = (!q.db.is_empty()).then(|| q.db.to_string());
-        let _ =
-            crate::sql::utility::set_sysvar(ctx, "sql_mode", false, Some(Value::UInt(q.sql_mode)));
-        ctx.diag.clear();
-        ctx.run_text(q.query, &mut Discard, false)
-            .await
-            .map_err(|e| format!("replaying `{}`: {}", q.query, e.message))?;
+        let _ = crate::sql::utility::set_sysvar(
+            &mut self.ctx,
+            "sql_mode",
+            false,
+            Some(Value::UInt(q.sql_mode)),
+        );
+        self.run_ddl((!q.db.is_empty()).then_some(q.db), q.query)
+            .await?;
         self.out.statements += 1;
         Ok(())
     }
@@ -385,7 +447,46 @@ pub async fn recover(
             ));
         }
     };
-    for seq in &index {
+    // The newest valid checkpoint: replay starts at its position.
+    let mut cps = checkpoint::list(dir);
+    let mut image = None;
+    while let Some(no) = cps.last().copied() {
+        match Image::read(dir, no) {
+            Ok(img) if index.contains(&img.pos.file) => {
+                image = Some((no, img));
+                break;
+            }
+            Ok(img) => {
+                return Err(format!(
+                    "checkpoint '{}' starts in '{}', which '{basename}.index' does not name",
+                    checkpoint::file_name(no),
+                    file_name(basename, img.pos.file)
+                ));
+            }
+            Err(e) => {
+                let path = dir.join(checkpoint::file_name(no));
+                eprintln!(
+                    "quire: [Warning] checkpoint '{}' is invalid ({e}); set aside as .invalid, using the one before",
+                    path.display()
+                );
+                let _ = std::fs::rename(&path, path.with_extension(format!("{no:06}.invalid")));
+                cps.pop();
+            }
+        }
+    }
+    let from = match &image {
+        Some((_, img)) => img.pos,
+        None => {
+            if let Some(first) = index.first().filter(|f| **f > 1) {
+                return Err(format!(
+                    "the journal starts at '{}' and no valid checkpoint covers what came before it",
+                    file_name(basename, *first)
+                ));
+            }
+            LogPos::default()
+        }
+    };
+    for seq in index.iter().filter(|s| **s >= from.file) {
         if !on_disk.contains(seq) {
             return Err(format!(
                 "'{}' is named by '{basename}.index' but does not exist in '{}'",
@@ -428,9 +529,29 @@ pub async fn recover(
         txn_start: 0,
         out: Recovered::default(),
     };
-    let result = replay_files(&mut r, dir, basename, &mut index, on_corruption).await;
+    let result = async {
+        if let Some((no, img)) = &image {
+            let rows = r
+                .load(img)
+                .await
+                .map_err(|e| format!("loading '{}': {e}", checkpoint::file_name(*no)))?;
+            r.out.checkpoint = Some((*no, rows));
+        }
+        replay_files(&mut r, dir, basename, &mut index, from, on_corruption).await
+    }
+    .await;
     server.unregister_session(shared.id);
     result?;
+    r.out.checkpoints = cps
+        .iter()
+        .filter_map(|no| {
+            let img = match &image {
+                Some((n, img)) if n == no => img.pos,
+                _ => checkpoint::read_position(dir, *no)?,
+            };
+            Some((*no, img))
+        })
+        .collect();
     let next_seq = index.last().map(|s| s + 1).unwrap_or(1);
     r.out.files = index.len();
     Ok((StartAt { index, next_seq }, r.out))
@@ -441,9 +562,13 @@ async fn replay_files(
     dir: &Path,
     basename: &str,
     index: &mut Vec<u32>,
+    from: LogPos,
     on_corruption: OnCorruption,
 ) -> Result<(), String> {
-    let mut k = 0;
+    let mut k = index
+        .iter()
+        .position(|s| *s >= from.file)
+        .unwrap_or(index.len());
     while k < index.len() {
         let seq = index[k];
         let name = file_name(basename, seq);
@@ -471,6 +596,10 @@ async fn replay_files(
                     break;
                 }
             };
+            if seq == from.file && ev.offset < from.offset {
+                // Before the checkpoint: already in the tables.
+                continue;
+            }
             let applied = match ev.ty {
                 QUERY_EVENT => r.query(&ev).await,
                 TABLE_MAP_EVENT => decode::table_map(ev.body)

@@ -124,6 +124,9 @@ pub enum Control {
     Rotate,
     /// Make everything written so far durable.
     Sync,
+    /// A checkpoint's cut: make everything written so far durable and set `slot` to the
+    /// snapshot that sees exactly the transactions before this point of the log.
+    Checkpoint(Arc<crate::storage::txn::SnapshotSlot>),
 }
 
 enum Work {
@@ -178,6 +181,8 @@ pub struct Journal {
     index: Mutex<Vec<u32>>,
     /// The end of the last group written (SHOW MASTER STATUS).
     written: Mutex<LogPos>,
+    /// The first file recovery needs (set by checkpoints; 0: all of them).
+    needed: AtomicU32,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
@@ -249,6 +254,7 @@ impl Journal {
             is_failed: AtomicBool::new(false),
             index: Mutex::new(start.index),
             written: Mutex::new(LogPos::default()),
+            needed: AtomicU32::new(0),
             thread: Mutex::new(None),
         });
         j.configure(globals);
@@ -396,10 +402,17 @@ impl Journal {
             .collect()
     }
 
-    /// The first file crash recovery needs: files before it may be purged. Until
-    /// checkpoints exist, recovery replays every file.
+    /// The first file crash recovery needs: files before it may be purged (see
+    /// [`super::checkpoint`]: the older of the two checkpoints kept starts there).
     pub fn needed_from(&self) -> u32 {
-        self.index.lock().first().copied().unwrap_or(0)
+        match self.needed.load(Ordering::Acquire) {
+            0 => self.index.lock().first().copied().unwrap_or(0),
+            n => n,
+        }
+    }
+
+    pub fn set_needed_from(&self, seq: u32) {
+        self.needed.store(seq, Ordering::Release);
     }
 
     pub fn index_seqs(&self) -> Vec<u32> {
@@ -654,6 +667,13 @@ impl Journal {
             Control::Sync => self
                 .sync(a)
                 .map_err(|e| io_error("Error syncing file", &self.path_of(a.seq), &e)),
+            Control::Checkpoint(slot) => {
+                let r = if a.unsynced { self.sync(a) } else { Ok(()) };
+                // Every transaction before this point has been published, none after it:
+                // the writer is the only publisher.
+                self.storage.txns.take_snapshot(&slot);
+                r.map_err(|e| io_error("Error syncing file", &self.path_of(a.seq), &e))
+            }
         };
         match r {
             Ok(()) => Ok(LogPos {

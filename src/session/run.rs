@@ -849,6 +849,12 @@ impl Ctx {
                 | S::AlterTable(_)
                 | S::Truncate(_)
         );
+        let server = self.server.clone();
+        let _gate = if ddl {
+            Some(server.ddl_gate.read().await)
+        } else {
+            None
+        };
         let out = self.run_ast_statement(stmt).await?;
         if ddl {
             let text = std::mem::take(&mut self.stmt_text);

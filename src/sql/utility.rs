@@ -337,6 +337,15 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
         ),
         ("Threads_running", running),
         ("Uptime", uptime),
+        ("Quire_checkpoints", {
+            let n = ctx
+                .server
+                .checkpoints
+                .get()
+                .map(|c| c.taken.load(std::sync::atomic::Ordering::Relaxed))
+                .unwrap_or(0);
+            n
+        }),
         ("Quire_journal_fsyncs", journal(|s| &s.fsyncs)),
     ];
     rows.sort_by(|a, b| a.0.to_ascii_lowercase().cmp(&b.0.to_ascii_lowercase()));

@@ -1,0 +1,553 @@
+//! Checkpoints: a consistent image of the catalog and every table, so that start-up loads
+//! it and replays only the journal written after it — and so that older journal files can
+//! go.
+//!
+//! ## Taking one (in the background; commits go on)
+//!
+//! 1. Take the DDL gate ([`crate::server::Server::ddl_gate`]) exclusively: DDL in flight
+//!    finishes queuing its journal entry, new DDL waits. Commits are not held.
+//! 2. Queue a [`Control::Checkpoint`] to the journal writer. It is served in log order, after
+//!    everything queued before it: the writer syncs the file and sets a snapshot that sees
+//!    exactly the transactions written before this position P (the writer is the only one
+//!    that publishes, in log order).
+//! 3. Note the databases, the table objects and their AUTO_INCREMENT counters; release the
+//!    gate. DDL waited for one writer round trip.
+//! 4. On a blocking thread, read every table at the snapshot (which keeps purge away from
+//!    the versions it reads) and write `quire_checkpoint.NNNNNN.tmp`; fsync it, rename it,
+//!    fsync the directory.
+//! 5. Keep the newest two checkpoints, delete older ones. Journal files before the older
+//!    kept checkpoint's P are no longer needed by recovery: with `log_bin=OFF` they are
+//!    deleted at once (and a checkpoint first starts a new file when the active one holds
+//!    `quire_checkpoint_log_size` bytes, so the journal stays within a few times that);
+//!    with `log_bin=ON` they stay until `PURGE BINARY LOGS` or `binlog_expire_logs_seconds`
+//!    removes them.
+//!
+//! When: after `quire_checkpoint_log_size` bytes of journal, or `quire_checkpoint_interval`
+//! seconds after the last one if anything was written since; at a clean shutdown; soon
+//! after a start-up that replayed anything.
+//!
+//! ## File format
+//!
+//! Integers are little-endian.
+//!
+//! ```text
+//! "QUIRECP1"                      magic
+//! u32 file, u64 offset            P: replay starts at this journal position
+//! u64 unix time                   when it was taken
+//! records, each: u8 kind, u32 length, payload
+//!   1  database: the CREATE DATABASE statement
+//!   2  table:    u16 n, n bytes database name, u16 m, m bytes table name,
+//!                the CREATE TABLE statement (with AUTO_INCREMENT=…)
+//!   3  rows of the last table: row images back to back, every column present
+//!      (the encoding of rows events, `events::put_row_image`)
+//!   0  end (length 0)
+//! u32 CRC32 of everything before it
+//! ```
+//!
+//! A file whose checksum does not match or that has no end record is invalid: start-up
+//! says so, sets it aside as `.invalid` and loads the older one (recovery needs the journal
+//! from the older one's P, which is why files are kept back to there).
+
+use super::events::put_row_image;
+use super::writer::{Control, Journal, LogPos};
+use crate::server::Server;
+use crate::sql::show::{create_table_sql, quote_ident};
+use crate::sql::types::{Charset, Collation};
+use crate::storage::catalog::{Catalog, SYSTEM_DATABASES};
+use crate::storage::table::{ReadView, Table};
+use parking_lot::Mutex;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub const PREFIX: &str = "quire_checkpoint";
+const MAGIC: &[u8; 8] = b"QUIRECP1";
+const HEADER_LEN: usize = 8 + 4 + 8 + 8;
+const REC_END: u8 = 0;
+const REC_DATABASE: u8 = 1;
+const REC_TABLE: u8 = 2;
+const REC_ROWS: u8 = 3;
+/// Rows records are cut at about this size.
+const ROWS_CHUNK: usize = 1 << 20;
+
+pub fn file_name(no: u32) -> String {
+    format!("{PREFIX}.{no:06}")
+}
+
+/// Checkpoint numbers present in `dir`, ascending. Leftover temporary files are removed.
+pub fn list(dir: &Path) -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let Ok(name) = e.file_name().into_string() else {
+            continue;
+        };
+        let Some(rest) = name.strip_prefix(PREFIX).and_then(|r| r.strip_prefix('.')) else {
+            continue;
+        };
+        if rest.ends_with(".tmp") {
+            let _ = std::fs::remove_file(e.path());
+        } else if rest.len() == 6 {
+            if let Ok(n) = rest.parse::<u32>() {
+                v.push(n);
+            }
+        }
+    }
+    v.sort_unstable();
+    v
+}
+
+/// What a checkpoint file holds.
+pub enum Record<'a> {
+    Database(&'a str),
+    Table {
+        db: &'a str,
+        name: &'a str,
+        sql: &'a str,
+    },
+    Rows(&'a [u8]),
+}
+
+/// A checkpoint read from disk and checked (checksum, structure).
+pub struct Image {
+    pub pos: LogPos,
+    pub taken_unix: u64,
+    data: Vec<u8>,
+}
+
+fn le_u16(b: &[u8]) -> usize {
+    u16::from_le_bytes([b[0], b[1]]) as usize
+}
+
+fn le_u32(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+fn le_u64(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))
+}
+
+impl Image {
+    /// Read and check checkpoint `no`.
+    pub fn read(dir: &Path, no: u32) -> Result<Image, String> {
+        let data = std::fs::read(dir.join(file_name(no))).map_err(|e| e.to_string())?;
+        if data.len() < HEADER_LEN + 4 || &data[..8] != MAGIC {
+            return Err("not a checkpoint (bad magic or too short)".into());
+        }
+        let body = data.len() - 4;
+        if crc32fast::hash(&data[..body]) != le_u32(&data[body..]) {
+            return Err("checksum mismatch".into());
+        }
+        let img = Image {
+            pos: LogPos {
+                file: le_u32(&data[8..]),
+                offset: le_u64(&data[12..]),
+            },
+            taken_unix: le_u64(&data[20..]),
+            data,
+        };
+        let mut ended = false;
+        for r in img.raw_records() {
+            let (kind, payload) = r?;
+            if kind == REC_END {
+                ended = true;
+            } else {
+                Self::parse(kind, payload)?;
+            }
+        }
+        if !ended {
+            return Err("no end record".into());
+        }
+        Ok(img)
+    }
+
+    fn raw_records(&self) -> impl Iterator<Item = Result<(u8, &[u8]), String>> {
+        let body = &self.data[HEADER_LEN..self.data.len() - 4];
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            if at >= body.len() {
+                return None;
+            }
+            if at + 5 > body.len() {
+                at = body.len();
+                return Some(Err("truncated record header".into()));
+            }
+            let kind = body[at];
+            let len = le_u32(&body[at + 1..]) as usize;
+            let start = at + 5;
+            if start + len > body.len() {
+                at = body.len();
+                return Some(Err("truncated record".into()));
+            }
+            at = start + len;
+            Some(Ok((kind, &body[start..start + len])))
+        })
+    }
+
+    fn parse(kind: u8, p: &[u8]) -> Result<Record<'_>, String> {
+        let text = |b| std::str::from_utf8(b).map_err(|_| "a name or statement is not UTF-8");
+        match kind {
+            REC_DATABASE => Ok(Record::Database(text(p)?)),
+            REC_TABLE => {
+                let bad = || "malformed table record".to_string();
+                let n = le_u16(p.get(..2).ok_or_else(bad)?);
+                let db = text(p.get(2..2 + n).ok_or_else(bad)?)?;
+                let rest = &p[2 + n..];
+                let m = le_u16(rest.get(..2).ok_or_else(bad)?);
+                let name = text(rest.get(2..2 + m).ok_or_else(bad)?)?;
+                let sql = text(&rest[2 + m..])?;
+                Ok(Record::Table { db, name, sql })
+            }
+            REC_ROWS => Ok(Record::Rows(p)),
+            k => Err(format!("unknown record kind {k}")),
+        }
+    }
+
+    /// The records, in order (the file was checked by [`Image::read`]).
+    pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
+        self.raw_records()
+            .map_while(Result::ok)
+            .take_while(|(k, _)| *k != REC_END)
+            .filter_map(|(k, p)| Self::parse(k, p).ok())
+    }
+}
+
+/// A database as the checkpoint notes it under the gate.
+struct DbImage {
+    name: String,
+    charset: Charset,
+    collation: Collation,
+    tables: Vec<(Arc<Table>, u64)>,
+}
+
+fn capture(catalog: &Catalog) -> Vec<DbImage> {
+    catalog
+        .database_names()
+        .into_iter()
+        .filter(|n| !SYSTEM_DATABASES.contains(&n.as_str()))
+        .filter_map(|n| catalog.database(&n))
+        .map(|d| DbImage {
+            name: d.name.clone(),
+            charset: d.charset,
+            collation: d.collation,
+            tables: d
+                .tables
+                .read()
+                .values()
+                .map(|t| (t.clone(), t.peek_auto_inc()))
+                .collect(),
+        })
+        .collect()
+}
+
+/// Writes a checkpoint file, checksumming as it goes.
+struct Out {
+    w: std::io::BufWriter<File>,
+    crc: crc32fast::Hasher,
+}
+
+impl Out {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.crc.update(b);
+        self.w.write_all(b)
+    }
+
+    fn record(&mut self, kind: u8, parts: &[&[u8]]) -> std::io::Result<()> {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        self.put(&[kind])?;
+        self.put(&(len as u32).to_le_bytes())?;
+        for p in parts {
+            self.put(p)?;
+        }
+        Ok(())
+    }
+}
+
+fn write_file(
+    dir: &Path,
+    no: u32,
+    pos: LogPos,
+    snapshot: u64,
+    dbs: &[DbImage],
+) -> std::io::Result<u64> {
+    let tmp = dir.join(format!("{}.tmp", file_name(no)));
+    let mut out = Out {
+        w: std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
+        crc: crc32fast::Hasher::new(),
+    };
+    out.put(MAGIC)?;
+    out.put(&pos.file.to_le_bytes())?;
+    out.put(&pos.offset.to_le_bytes())?;
+    out.put(&(super::writer::unix_now() as u64).to_le_bytes())?;
+    let view = ReadView { me: 0, snapshot };
+    let mut rows = 0u64;
+    let mut buf = Vec::with_capacity(ROWS_CHUNK + 4096);
+    for d in dbs {
+        let sql = format!(
+            "CREATE DATABASE {} DEFAULT CHARACTER SET {} COLLATE {}",
+            quote_ident(&d.name),
+            d.charset.name(),
+            d.collation.name()
+        );
+        out.record(REC_DATABASE, &[sql.as_bytes()])?;
+        for (t, auto_inc) in &d.tables {
+            let sql = create_table_sql(&t.def, *auto_inc);
+            out.record(
+                REC_TABLE,
+                &[
+                    &(d.name.len() as u16).to_le_bytes(),
+                    d.name.as_bytes(),
+                    &(t.name().len() as u16).to_le_bytes(),
+                    t.name().as_bytes(),
+                    sql.as_bytes(),
+                ],
+            )?;
+            let present = vec![true; t.binlog_columns.len()];
+            for slot in t.scan_primary(
+                std::ops::Bound::Unbounded,
+                std::ops::Bound::Unbounded,
+                false,
+            ) {
+                if let Some(row) = t.read(&slot, view) {
+                    put_row_image(&mut buf, &t.binlog_columns, &present, &row);
+                    rows += 1;
+                    if buf.len() >= ROWS_CHUNK {
+                        out.record(REC_ROWS, &[&buf])?;
+                        buf.clear();
+                    }
+                }
+            }
+            if !buf.is_empty() {
+                out.record(REC_ROWS, &[&buf])?;
+                buf.clear();
+            }
+        }
+    }
+    out.record(REC_END, &[])?;
+    let crc = out.crc.clone().finalize();
+    out.w.write_all(&crc.to_le_bytes())?;
+    let f = out.w.into_inner().map_err(|e| e.into_error())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, dir.join(file_name(no)))?;
+    super::writer::sync_dir(dir)?;
+    Ok(rows)
+}
+
+struct State {
+    /// Checkpoints on disk, oldest first: (number, P).
+    kept: Vec<(u32, LogPos)>,
+    /// Journal bytes written when the last one was taken; `None` forces the next tick to
+    /// take one (after a recovery that replayed anything).
+    bytes_at_last: Option<u64>,
+    last_at: Instant,
+    last_expire_check: Option<Instant>,
+}
+
+/// The server's checkpoints: when to take one, taking it, what the journal may drop.
+pub struct Checkpoints {
+    dir: PathBuf,
+    state: Mutex<State>,
+    /// One checkpoint at a time.
+    busy: tokio::sync::Mutex<()>,
+    /// Checkpoints taken since start (`Quire_checkpoints`).
+    pub taken: AtomicU64,
+}
+
+impl Checkpoints {
+    /// `kept`: the checkpoints recovery found (oldest first); `replayed`: whether recovery
+    /// applied anything from the journal (then one is taken soon).
+    pub fn new(dir: PathBuf, kept: Vec<(u32, LogPos)>, replayed: bool) -> Arc<Checkpoints> {
+        Arc::new(Checkpoints {
+            dir,
+            state: Mutex::new(State {
+                kept,
+                bytes_at_last: (!replayed).then_some(0),
+                last_at: Instant::now(),
+                last_expire_check: None,
+            }),
+            busy: tokio::sync::Mutex::new(()),
+            taken: AtomicU64::new(0),
+        })
+    }
+
+    /// Tell the journal which files recovery needs (the older kept checkpoint's P onwards).
+    pub fn publish_needed(&self, journal: &Journal) {
+        let st = self.state.lock();
+        if st.kept.len() >= 2 {
+            journal.set_needed_from(st.kept[st.kept.len() - 2].1.file);
+        }
+    }
+
+    /// Take a checkpoint now. `Ok(None)`: no journal.
+    pub async fn take(&self, server: &Arc<Server>) -> Result<Option<u32>, String> {
+        let Some(journal) = server.journal.get().cloned() else {
+            return Ok(None);
+        };
+        let _one = self.busy.lock().await;
+        let log_size = server
+            .globals
+            .get_u64(crate::config::vars::QUIRE_CHECKPOINT_LOG_SIZE);
+        if !journal.exposed && journal.position().offset >= log_size {
+            // With log_bin=OFF nobody reads old files: start a new one, so that the files
+            // before the older checkpoint can go (the active file never does).
+            journal
+                .control(Control::Rotate)
+                .await
+                .map_err(|e| e.message)?;
+        }
+        let bytes = journal.stats.bytes_written.load(Ordering::Relaxed);
+        let slot = server.storage.txns.register_slot();
+        let (pos, dbs) = {
+            let _gate = server.ddl_gate.write().await;
+            let pos = journal
+                .control(Control::Checkpoint(slot.clone()))
+                .await
+                .map_err(|e| e.message)?;
+            (pos, capture(&server.storage.catalog))
+        };
+        let snapshot = slot.get();
+        let no = {
+            let st = self.state.lock();
+            st.kept.last().map(|k| k.0 + 1).unwrap_or(1)
+        };
+        let dir = self.dir.clone();
+        let started = Instant::now();
+        let written =
+            tokio::task::spawn_blocking(move || write_file(&dir, no, pos, snapshot, &dbs)).await;
+        slot.clear();
+        drop(slot);
+        let rows = written
+            .map_err(|e| format!("checkpoint writer: {e}"))?
+            .map_err(|e| format!("writing checkpoint {}: {e}", file_name(no)))?;
+        let gone = {
+            let mut st = self.state.lock();
+            st.kept.push((no, pos));
+            st.bytes_at_last = Some(bytes);
+            st.last_at = Instant::now();
+            let n = st.kept.len().saturating_sub(2);
+            st.kept.drain(..n).collect::<Vec<_>>()
+        };
+        for (old, _) in gone {
+            let _ = std::fs::remove_file(self.dir.join(file_name(old)));
+        }
+        let _ = super::writer::sync_dir(&self.dir);
+        self.taken.fetch_add(1, Ordering::Relaxed);
+        self.publish_needed(&journal);
+        if !journal.exposed {
+            let needed = journal.needed_from();
+            journal.purge(|s| s < needed).map_err(|e| e.message)?;
+        }
+        if started.elapsed() > Duration::from_secs(5) {
+            eprintln!(
+                "quire: [Note] checkpoint {} ({rows} rows) took {} ms",
+                file_name(no),
+                started.elapsed().as_millis()
+            );
+        }
+        Ok(Some(no))
+    }
+
+    /// Is a checkpoint due (see the module doc)?
+    fn due(&self, journal: &Journal, g: &crate::config::GlobalVars) -> bool {
+        use crate::config::vars;
+        let st = self.state.lock();
+        let bytes = journal.stats.bytes_written.load(Ordering::Relaxed);
+        let Some(at_last) = st.bytes_at_last else {
+            return true;
+        };
+        let since = bytes.saturating_sub(at_last);
+        if since == 0 {
+            return false;
+        }
+        let interval = g.get_u64(vars::QUIRE_CHECKPOINT_INTERVAL);
+        since >= g.get_u64(vars::QUIRE_CHECKPOINT_LOG_SIZE)
+            || (interval > 0 && st.last_at.elapsed() >= Duration::from_secs(interval))
+    }
+
+    /// Take one if anything was written since the last (clean shutdown).
+    pub async fn take_if_changed(&self, server: &Arc<Server>) -> Result<(), String> {
+        let Some(journal) = server.journal.get() else {
+            return Ok(());
+        };
+        let changed = {
+            let st = self.state.lock();
+            st.bytes_at_last != Some(journal.stats.bytes_written.load(Ordering::Relaxed))
+        };
+        if changed {
+            self.take(server).await?;
+        }
+        Ok(())
+    }
+
+    /// `binlog_expire_logs_seconds` (or `expire_logs_days`): with `log_bin=ON`, files older
+    /// than that which recovery does not need are purged, checked once a minute.
+    fn expire(&self, journal: &Journal, g: &crate::config::GlobalVars) {
+        use crate::config::vars;
+        {
+            let mut st = self.state.lock();
+            if st
+                .last_expire_check
+                .is_some_and(|t| t.elapsed() < Duration::from_secs(60))
+            {
+                return;
+            }
+            st.last_expire_check = Some(Instant::now());
+        }
+        let secs = match g.get_u64(vars::BINLOG_EXPIRE_LOGS_SECONDS) {
+            0 => g.get_u64(vars::EXPIRE_LOGS_DAYS) * 86_400,
+            s => s,
+        };
+        if !journal.exposed || secs == 0 {
+            return;
+        }
+        let limit = std::time::SystemTime::now() - Duration::from_secs(secs);
+        let needed = journal.needed_from();
+        let _ = journal.purge(|s| {
+            s < needed
+                && std::fs::metadata(journal.path_of(s))
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t < limit)
+        });
+    }
+
+    /// The background task: once a second, take a checkpoint when one is due.
+    pub fn spawn(self: &Arc<Self>, server: Arc<Server>) {
+        let me = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                let Some(journal) = server.journal.get().cloned() else {
+                    continue;
+                };
+                if me.due(&journal, &server.globals) {
+                    if let Err(e) = me.take(&server).await {
+                        eprintln!("quire: [ERROR] checkpoint: {e}");
+                        // Not again at once: wait for the interval or the next log size.
+                        let mut st = me.state.lock();
+                        st.bytes_at_last =
+                            Some(journal.stats.bytes_written.load(Ordering::Relaxed));
+                        st.last_at = Instant::now();
+                    }
+                }
+                me.expire(&journal, &server.globals);
+            }
+        });
+    }
+}
+
+/// The journal position a checkpoint file's header names (without checking the rest).
+pub fn read_position(dir: &Path, no: u32) -> Option<LogPos> {
+    use std::io::Read;
+    let mut head = [0u8; HEADER_LEN];
+    File::open(dir.join(file_name(no)))
+        .ok()?
+        .read_exact(&mut head)
+        .ok()?;
+    (&head[..8] == MAGIC).then(|| LogPos {
+        file: le_u32(&head[8..]),
+        offset: le_u64(&head[12..]),
+    })
+}
