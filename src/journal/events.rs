@@ -32,6 +32,15 @@
 //! | 23/24/25 | Write/Update/Delete_rows (v1) | table_id u48, flags u16 (1 = STMT_END_F on a statement's last rows event) | column_count lenenc, present bitmap [(n+7)/8] (all columns), Update: a second present bitmap for the after image; then rows |
 //! | 4 | Rotate | position u64 = 4 | next file name (no NUL) |
 //! | 3 | Stop | — | — |
+//! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): the *filler* | — | zeros |
+//!
+//! The filler: while a file is open, the journal keeps its disk space allocated ahead of the
+//! last event (so that a commit's fsync does not also have to write the file's new size) and
+//! formats that space as one Ignorable event running from the end of the log to the end of
+//! the file: readers of the open file (`mysqlbinlog`, replicas) see a valid event they
+//! skip, and every group commit rewrites its 19-byte header after its own events (and its
+//! checksum in the file's last 4 bytes). Closing the file cuts it off; recovery treats the
+//! first filler as the end of the log.
 //!
 //! Query status variables written (code, value): `0` flags2 u32 (OPTION_AUTO_IS_NULL
 //! 0x4000, OPTION_NOT_AUTOCOMMIT 0x80000, OPTION_NO_FOREIGN_KEY_CHECKS 0x4000000,
@@ -94,6 +103,79 @@ pub const TABLE_MAP_EVENT: u8 = 19;
 pub const WRITE_ROWS_EVENT_V1: u8 = 23;
 pub const UPDATE_ROWS_EVENT_V1: u8 = 24;
 pub const DELETE_ROWS_EVENT_V1: u8 = 25;
+pub const IGNORABLE_EVENT: u8 = 28;
+
+/// Event flag: a reader that does not know the event may skip it.
+pub const LOG_EVENT_IGNORABLE_F: u16 = 0x80;
+
+/// The smallest filler: a header and a checksum.
+pub const FILLER_MIN: u64 = HEADER_LEN as u64 + 4;
+
+/// Is this event the journal's filler (see the module doc)?
+pub fn is_filler(ty: u8, flags: u16) -> bool {
+    ty == IGNORABLE_EVENT && flags & LOG_EVENT_IGNORABLE_F != 0
+}
+
+/// Encodes fillers. Their checksum covers up to megabytes of zeros; it is computed from
+/// the checksums of 2^k zero bytes (crc32fast's `combine`), not by reading zeros.
+pub struct Filler {
+    zeros: [u32; 40],
+}
+
+impl Default for Filler {
+    fn default() -> Self {
+        Filler::new()
+    }
+}
+
+impl Filler {
+    pub fn new() -> Filler {
+        let mut zeros = [0u32; 40];
+        zeros[0] = crc32fast::hash(&[0]);
+        for k in 1..zeros.len() {
+            let half = 1u64 << (k - 1);
+            let mut h = crc32fast::Hasher::new_with_initial_len(zeros[k - 1], half);
+            h.combine(&crc32fast::Hasher::new_with_initial_len(zeros[k - 1], half));
+            zeros[k] = h.finalize();
+        }
+        Filler { zeros }
+    }
+
+    /// The header of a filler spanning file offsets `at..end`, and (with checksums) the
+    /// 4 bytes that go at `end - 4`. The bytes between must be zero.
+    pub fn event(
+        &self,
+        timestamp: u32,
+        server_id: u32,
+        at: u64,
+        end: u64,
+        checksum: bool,
+    ) -> ([u8; HEADER_LEN], Option<[u8; 4]>) {
+        let size = end - at;
+        let mut h = [0u8; HEADER_LEN];
+        h[..4].copy_from_slice(&timestamp.to_le_bytes());
+        h[4] = IGNORABLE_EVENT;
+        h[5..9].copy_from_slice(&server_id.to_le_bytes());
+        h[9..13].copy_from_slice(&(size as u32).to_le_bytes());
+        h[13..17].copy_from_slice(&(end as u32).to_le_bytes());
+        h[17..19].copy_from_slice(&LOG_EVENT_IGNORABLE_F.to_le_bytes());
+        if !checksum {
+            return (h, None);
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&h);
+        let n = size - HEADER_LEN as u64 - 4;
+        for k in 0..self.zeros.len() {
+            if n & (1 << k) != 0 {
+                crc.combine(&crc32fast::Hasher::new_with_initial_len(
+                    self.zeros[k],
+                    1 << k,
+                ));
+            }
+        }
+        (h, Some(crc.finalize().to_le_bytes()))
+    }
+}
 
 /// Post-header lengths of event types 1..=38 (MySQL 5.7's table).
 const POST_HEADER_LENGTHS: [u8; 38] = [

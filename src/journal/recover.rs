@@ -46,7 +46,7 @@ use super::checkpoint::{self, Image, Record};
 use super::decode::{self, Events, Fault, RawEvent, TableMapEvent};
 use super::events::{
     FORMAT_DESCRIPTION_EVENT, QUERY_EVENT, ROTATE_EVENT, STOP_EVENT, TABLE_MAP_EVENT,
-    UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size,
+    UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size, is_filler,
 };
 use super::writer::{LogPos, StartAt};
 use crate::error::{MyError, Result as MyResult};
@@ -128,7 +128,8 @@ fn files_on_disk(dir: &Path, basename: &str) -> Vec<u32> {
     v
 }
 
-/// Is there a valid event anywhere in `data` after `from`? (See the module doc.)
+/// Is there a valid event (other than a filler) anywhere in `data` after `from`? (See the
+/// module doc.)
 fn valid_event_after(data: &[u8], from: usize, checksums: bool) -> Option<usize> {
     let mut at = from + 1;
     while at + 19 <= data.len() {
@@ -140,7 +141,8 @@ fn valid_event_after(data: &[u8], from: usize, checksums: bool) -> Option<usize>
             let crc_ok = !checksums
                 || u32::from_le_bytes([ev[size - 4], ev[size - 3], ev[size - 2], ev[size - 1]])
                     == event_crc(ev);
-            if log_pos == at + size && crc_ok && ev[4] != 0 && ev[4] < 200 {
+            let filler = is_filler(ev[4], u16::from_le_bytes([ev[17], ev[18]]));
+            if log_pos == at + size && crc_ok && ev[4] != 0 && ev[4] < 200 && !filler {
                 return Some(at);
             }
         }
@@ -502,8 +504,10 @@ pub async fn recover(
         let data = std::fs::read(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
         let has_txn = Events::new(&data)
             .map(|evs| {
-                evs.flatten()
-                    .any(|e| !matches!(e.ty, FORMAT_DESCRIPTION_EVENT | ROTATE_EVENT | STOP_EVENT))
+                evs.flatten().any(|e| {
+                    !matches!(e.ty, FORMAT_DESCRIPTION_EVENT | ROTATE_EVENT | STOP_EVENT)
+                        && !is_filler(e.ty, e.flags)
+                })
             })
             .unwrap_or(false);
         if has_txn {
@@ -587,6 +591,10 @@ async fn replay_files(
             Err(f) => return Err(format!("'{name}' at offset 0: {f}")),
         };
         let mut bad: Option<(u64, Fault)> = None;
+        // Where the log in this file ends, if before the end of the file: at the filler of
+        // an open file, or after a Rotate or Stop (a crash while closing can leave the
+        // filler's space after them).
+        let mut log_end: Option<u64> = None;
         r.maps.clear();
         for item in events.by_ref() {
             let ev = match item {
@@ -596,6 +604,17 @@ async fn replay_files(
                     break;
                 }
             };
+            if is_filler(ev.ty, ev.flags) {
+                log_end = Some(ev.offset);
+                break;
+            }
+            if matches!(ev.ty, ROTATE_EVENT | STOP_EVENT) {
+                let end = ev.offset + ev.size as u64;
+                if end < data.len() as u64 {
+                    log_end = Some(end);
+                }
+                break;
+            }
             if seq == from.file && ev.offset < from.offset {
                 // Before the checkpoint: already in the tables.
                 continue;
@@ -621,6 +640,15 @@ async fn replay_files(
         let open_txn = r.txn.is_some();
         let txn_start = r.txn_start;
         r.rollback();
+        if let (None, Some(end), false) = (&bad, log_end, open_txn) {
+            // Only the filler (or leftover space) follows: not damage, nothing to report.
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .and_then(|f| f.set_len(end).and_then(|_| f.sync_all()))
+                .map_err(|e| format!("cannot truncate '{}': {e}", path.display()));
+            f?;
+        }
         match bad {
             None if !open_txn => {}
             None => {

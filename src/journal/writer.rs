@@ -42,7 +42,7 @@
 //! a temporary file, fsync, rename, fsync the directory); a file that the index does not name
 //! therefore never holds a transaction (see [`super::recover`]).
 
-use super::events::{EventBuf, MAGIC};
+use super::events::{EventBuf, FILLER_MIN, Filler, HEADER_LEN, MAGIC};
 use crate::error::{MyError, code};
 use crate::storage::Storage;
 use crate::storage::txn::TxnShared;
@@ -155,8 +155,9 @@ struct Active {
     unsynced: bool,
     groups_since_sync: u64,
     last_sync: Instant,
-    /// Disk space reserved for the file so far (see [`Journal::reserve`]).
-    allocated: u64,
+    /// The file's length on disk: `pos..end` is the filler (see [`Journal::flush_out`]);
+    /// 0 before the first group.
+    end: u64,
     /// The last group's fsync: when it ended, how long it took, whether commits were
     /// queued when it ended (see [`Journal::pace`]).
     last_group_sync: Option<(Instant, Duration, bool)>,
@@ -184,6 +185,7 @@ pub struct Journal {
     /// The first file recovery needs (set by checkpoints; 0: all of them).
     needed: AtomicU32,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    filler: Filler,
 }
 
 pub fn unix_now() -> u32 {
@@ -256,6 +258,7 @@ impl Journal {
             written: Mutex::new(LogPos::default()),
             needed: AtomicU32::new(0),
             thread: Mutex::new(None),
+            filler: Filler::new(),
         });
         j.configure(globals);
         let active = j.create_file(start.next_seq)?;
@@ -495,7 +498,7 @@ impl Journal {
             unsynced: false,
             groups_since_sync: 0,
             last_sync: Instant::now(),
-            allocated: 0,
+            end: 0,
             last_group_sync: None,
         })
     }
@@ -523,7 +526,7 @@ impl Journal {
         }
         a.file.write_all_at(&ev.bytes, a.pos)?;
         a.pos += ev.len() as u64;
-        // Give back the blocks reserved past the end.
+        // Cut the filler off.
         a.file.set_len(a.pos)?;
         // The FDE's flags are at file offset 4 + 17; its checksum ignores the in-use bit.
         a.file.write_all_at(&[0], 4 + 17)?;
@@ -780,38 +783,50 @@ impl Journal {
         }
     }
 
-    /// Reserve disk blocks ahead of the write position without changing the file's size
-    /// (`fallocate(FALLOC_FL_KEEP_SIZE)`). Writes then land in allocated blocks, so an fsync
-    /// flushes data and the size, not block allocations: on ext4 it costs a fraction of an
-    /// fsync after an appending write. Readers still see a file that ends at its last event.
-    fn reserve(&self, a: &mut Active, end: u64) {
-        if end <= a.allocated {
-            return;
-        }
-        let chunk = (RESERVE_CHUNK).max(end - a.allocated);
-        let from = a.allocated;
-        // SAFETY: fallocate on an open descriptor we own; no memory is passed.
-        let r = unsafe {
-            libc::fallocate(
-                std::os::fd::AsRawFd::as_raw_fd(&a.file),
-                libc::FALLOC_FL_KEEP_SIZE,
-                from as libc::off_t,
-                chunk as libc::off_t,
-            )
-        };
-        // Unsupported (some file systems): appending works, only slower to sync.
-        a.allocated = if r == 0 { from + chunk } else { u64::MAX };
-    }
-
+    /// Write `out` (events ending at `a.pos`) and the filler after them.
+    ///
+    /// The file is kept allocated `PREALLOCATE` bytes at a time ahead of the log, with its
+    /// length set: an fsync then writes the group's blocks but not a new file size (on ext4
+    /// that halves a lone commit's fsync). Readers must not see zeros there, so the space is
+    /// one Ignorable event (see `events`: the filler): its header follows the group's
+    /// events in the same write, its checksum goes in the file's last 4 bytes.
     fn flush_out(&self, a: &mut Active, out: &mut Vec<u8>) -> Result<(), String> {
         if out.is_empty() {
             return Ok(());
         }
-        self.reserve(a, a.pos);
+        let err = |e: std::io::Error| io_error("Error writing file", &self.path_of(a.seq), &e);
         let at = a.pos - out.len() as u64;
-        a.file
-            .write_all_at(out, at)
-            .map_err(|e| io_error("Error writing file", &self.path_of(a.seq), &e))?;
+        let old_end = a.end;
+        if a.pos + FILLER_MIN > a.end {
+            let new_end = (a.pos + FILLER_MIN).next_multiple_of(4096) + PREALLOCATE;
+            let from = a.end.max(at);
+            // SAFETY: fallocate on a descriptor we own; no memory is passed.
+            let r = unsafe {
+                libc::fallocate(
+                    std::os::fd::AsRawFd::as_raw_fd(&a.file),
+                    0,
+                    from as libc::off_t,
+                    (new_end - from) as libc::off_t,
+                )
+            };
+            if r != 0 {
+                // Not supported here: a sparse extension reads as zeros too.
+                a.file.set_len(new_end).map_err(err)?;
+            }
+            a.end = new_end;
+        }
+        let (header, crc) = self
+            .filler
+            .event(unix_now(), self.server_id, a.pos, a.end, a.checksum);
+        out.extend_from_slice(&header);
+        a.file.write_all_at(out, at).map_err(err)?;
+        if let Some(crc) = crc {
+            a.file.write_all_at(&crc, a.end - 4).map_err(err)?;
+            if old_end != a.end && old_end >= a.pos + HEADER_LEN as u64 + 4 {
+                // The previous filler's checksum is now inside the new one's zeros.
+                a.file.write_all_at(&[0; 4], old_end - 4).map_err(err)?;
+            }
+        }
         a.unsynced = true;
         out.clear();
         Ok(())
@@ -846,8 +861,8 @@ impl Journal {
 /// passed, so fsyncs take at most a quarter of its time.
 const SYNC_DUTY_WAIT: u32 = 3;
 
-/// How much disk space is reserved at a time ahead of the write position.
-const RESERVE_CHUNK: u64 = 16 << 20;
+/// How much disk space is allocated at a time ahead of the log.
+const PREALLOCATE: u64 = 4 << 20;
 
 fn refusal(why: &str) -> MyError {
     MyError::new(

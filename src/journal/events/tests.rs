@@ -263,3 +263,24 @@ fn mariadb_binlog_decodes_what_we_write() {
         }
     }
 }
+
+#[test]
+fn filler_checksum_matches_its_bytes() {
+    let f = Filler::new();
+    for (at, end) in [
+        (4u64, 27u64),
+        (100, 4096),
+        (1234, 1 << 20),
+        (7, 3 << 20 | 12345),
+    ] {
+        let (h, crc) = f.event(1_700_000_000, 9, at, end, true);
+        let mut ev = vec![0u8; (end - at) as usize];
+        ev[..HEADER_LEN].copy_from_slice(&h);
+        let n = ev.len();
+        ev[n - 4..].copy_from_slice(&crc.unwrap());
+        assert_eq!(event_size(&ev), n);
+        assert_eq!(event_crc(&ev).to_le_bytes(), crc.unwrap(), "{at}..{end}");
+        assert!(is_filler(ev[4], u16::from_le_bytes([ev[17], ev[18]])));
+    }
+    assert_eq!(f.event(0, 1, 4, 100, false).1, None);
+}
