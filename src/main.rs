@@ -69,6 +69,12 @@ fn run(globals: GlobalVars) -> Result<(), String> {
     );
     let version = globals.get_string(vars::VERSION);
 
+    let format = globals.get_string(vars::BINLOG_FORMAT);
+    if !format.eq_ignore_ascii_case("ROW") {
+        return Err(format!(
+            "binlog_format={format} is not supported: Quire's binary log is row-based (ROW)"
+        ));
+    }
     let storage = Arc::new(Storage::new());
     quire::storage::purge::Purge::spawn(storage.clone());
     let server = Arc::new(Server::new(storage, globals, version));

@@ -992,3 +992,82 @@ fn kill_9_under_64_writers_loses_nothing_acknowledged() {
     drop(c);
     server.stop();
 }
+
+/// `sql_log_bin=0`: the changes are durable (recovery replays them) but readers of the
+/// binary log — `mariadb-binlog`, a replica — do not see them. And `binlog_format` is ROW.
+#[test]
+fn sql_log_bin_0_is_durable_but_not_in_the_binary_log() {
+    if !quire_only() {
+        return;
+    }
+    for tool in ["mariadb-binlog", "mariadb", "mariadbd"] {
+        if !require_tool(tool) {
+            return;
+        }
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE h").unwrap();
+    c.query_drop("CREATE TABLE h.t (a INT PRIMARY KEY, b TEXT)")
+        .unwrap();
+    c.query_drop("INSERT INTO h.t VALUES (1, 'public')")
+        .unwrap();
+    c.query_drop("SET sql_log_bin = 0").unwrap();
+    c.query_drop("INSERT INTO h.t VALUES (2, 'private')")
+        .unwrap();
+    c.query_drop("CREATE TABLE h.hidden (x INT PRIMARY KEY)")
+        .unwrap();
+    c.query_drop("INSERT INTO h.hidden VALUES (7)").unwrap();
+    c.query_drop("SET sql_log_bin = 1").unwrap();
+    c.query_drop("INSERT INTO h.t VALUES (3, 'public')")
+        .unwrap();
+    let events: Vec<(String, u64, String, u64, u64, String)> =
+        c.query("SHOW BINLOG EVENTS").unwrap();
+    let ignorable = events.iter().filter(|e| e.2 == "Ignorable").count();
+    assert_eq!(ignorable, 3, "{events:?}");
+
+    for (sql, scope) in [
+        ("SET binlog_format = 'STATEMENT'", "session"),
+        ("SET GLOBAL binlog_format = 'MIXED'", "global"),
+    ] {
+        let e = c.query_drop(sql).unwrap_err();
+        assert!(e.to_string().contains("1235"), "{scope}: {e}");
+    }
+    let format: (String, String) = c
+        .query_first("SELECT @@session.binlog_format, @@global.binlog_format")
+        .unwrap()
+        .unwrap();
+    assert_eq!(format, ("ROW".into(), "ROW".into()));
+    c.query_drop("SET binlog_format = 'ROW'").unwrap();
+    drop(c);
+
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(dump(&mut c, "h.t"), ["1|public", "2|private", "3|public"]);
+    assert_eq!(dump(&mut c, "h.hidden"), ["7"]);
+    drop(c);
+    server.stop();
+
+    let files = binlog_files(&server.datadir());
+    for f in &files {
+        mariadb_binlog(
+            std::slice::from_ref(f),
+            &["-v", "--base64-output=decode-rows"],
+        );
+    }
+    let replay = mariadb_binlog(&files, &[]);
+    let maria = TestServer::start_mariadb(&[]);
+    let mut cmd = Command::new(find_tool("mariadb").unwrap());
+    cmd.arg("-h127.0.0.1")
+        .arg(format!("-P{}", maria.port()))
+        .arg("-uroot");
+    let out = run_with_timeout(cmd, Some(&replay), Duration::from_secs(60));
+    assert_success("mariadb < replay", &out);
+    let mut m = maria.mysql_conn();
+    assert_eq!(dump(&mut m, "h.t"), ["1|public", "3|public"]);
+    let hidden: Vec<String> = m.query("SHOW TABLES FROM h LIKE 'hidden'").unwrap();
+    assert!(
+        hidden.is_empty(),
+        "the private CREATE TABLE reached MariaDB"
+    );
+}

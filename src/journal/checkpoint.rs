@@ -89,10 +89,10 @@ pub fn list(dir: &Path) -> Vec<u32> {
         };
         if rest.ends_with(".tmp") {
             let _ = std::fs::remove_file(e.path());
-        } else if rest.len() == 6 {
-            if let Ok(n) = rest.parse::<u32>() {
-                v.push(n);
-            }
+        } else if rest.len() == 6
+            && let Ok(n) = rest.parse::<u32>()
+        {
+            v.push(n);
         }
     }
     v.sort_unstable();
@@ -522,15 +522,14 @@ impl Checkpoints {
                 let Some(journal) = server.journal.get().cloned() else {
                     continue;
                 };
-                if me.due(&journal, &server.globals) {
-                    if let Err(e) = me.take(&server).await {
-                        eprintln!("quire: [ERROR] checkpoint: {e}");
-                        // Not again at once: wait for the interval or the next log size.
-                        let mut st = me.state.lock();
-                        st.bytes_at_last =
-                            Some(journal.stats.bytes_written.load(Ordering::Relaxed));
-                        st.last_at = Instant::now();
-                    }
+                if me.due(&journal, &server.globals)
+                    && let Err(e) = me.take(&server).await
+                {
+                    eprintln!("quire: [ERROR] checkpoint: {e}");
+                    // Not again at once: wait for the interval or the next log size.
+                    let mut st = me.state.lock();
+                    st.bytes_at_last = Some(journal.stats.bytes_written.load(Ordering::Relaxed));
+                    st.last_at = Instant::now();
                 }
                 me.expire(&journal, &server.globals);
             }

@@ -77,6 +77,17 @@ impl<'a> Events<'a> {
         })
     }
 
+    /// Read events packed back to back with no file header, e.g. inside a private event
+    /// (offsets are relative to `data`).
+    pub fn embedded(data: &'a [u8], checksum: bool) -> Events<'a> {
+        Events {
+            data,
+            at: 0,
+            checksum,
+            failed: false,
+        }
+    }
+
     /// Offset of the next event (after the last one returned).
     pub fn offset(&self) -> u64 {
         self.at as u64
@@ -92,7 +103,7 @@ impl<'a> Events<'a> {
             return Err(Fault::Truncated);
         }
         let size = event_size(rest);
-        if size < HEADER_LEN || size > 1 << 30 {
+        if !(HEADER_LEN..=1 << 30).contains(&size) {
             return Err(Fault::Malformed(format!("event size {size}")));
         }
         if rest.len() < size {

@@ -33,6 +33,13 @@
 //! | 4 | Rotate | position u64 = 4 | next file name (no NUL) |
 //! | 3 | Stop | — | — |
 //! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): the *filler* | — | zeros |
+//! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): a *private* transaction | — | "QUIREPRV", then the transaction's events, each complete with its checksum (placed at offset 0) |
+//!
+//! A private transaction is one a session ran with `sql_log_bin=0` while `log_bin=ON`: it
+//! must be in the journal (recovery replays it) but not in the binary log readers see. So it
+//! is written as one Ignorable event wrapping its events: `mysqlbinlog` prints
+//! `# Ignorable event type 28` and replicas skip it, while recovery unwraps and replays it.
+//! A filler is an Ignorable event whose body does not start with the private mark.
 //!
 //! The filler: while a file is open, the journal keeps its disk space allocated ahead of the
 //! last event (so that a commit's fsync does not also have to write the file's new size) and
@@ -111,9 +118,18 @@ pub const LOG_EVENT_IGNORABLE_F: u16 = 0x80;
 /// The smallest filler: a header and a checksum.
 pub const FILLER_MIN: u64 = HEADER_LEN as u64 + 4;
 
-/// Is this event the journal's filler (see the module doc)?
-pub fn is_filler(ty: u8, flags: u16) -> bool {
-    ty == IGNORABLE_EVENT && flags & LOG_EVENT_IGNORABLE_F != 0
+/// The first bytes of a private transaction's Ignorable event body.
+pub const PRIVATE_MARK: &[u8; 8] = b"QUIREPRV";
+
+/// Is this Ignorable event a private transaction (`body` from the post-header on)?
+pub fn is_private(ty: u8, flags: u16, body: &[u8]) -> bool {
+    ty == IGNORABLE_EVENT && flags & LOG_EVENT_IGNORABLE_F != 0 && body.starts_with(PRIVATE_MARK)
+}
+
+/// Is this event the journal's filler (see the module doc)? `body`: from the post-header on
+/// (a checksum may follow; it cannot be taken for the 8-byte mark of a private event).
+pub fn is_filler(ty: u8, flags: u16, body: &[u8]) -> bool {
+    ty == IGNORABLE_EVENT && flags & LOG_EVENT_IGNORABLE_F != 0 && !body.starts_with(PRIVATE_MARK)
 }
 
 /// Encodes fillers. Their checksum covers up to megabytes of zeros; it is computed from
@@ -329,6 +345,17 @@ impl EventBuf {
         self.base = Some(base);
     }
 
+    /// Wrap this (unplaced) transaction into one private event (see the module doc).
+    pub fn into_private(mut self, timestamp: u32) -> EventBuf {
+        self.place(0);
+        let mut out = EventBuf::unplaced(self.server_id, self.checksum);
+        out.begin(IGNORABLE_EVENT, timestamp, LOG_EVENT_IGNORABLE_F);
+        out.bytes.extend_from_slice(PRIVATE_MARK);
+        out.bytes.extend_from_slice(&self.bytes);
+        out.end();
+        out
+    }
+
     /// The Format_description event that starts every file. `in_use` sets
     /// LOG_EVENT_BINLOG_IN_USE_F (cleared when the file is closed properly).
     pub fn format_description(&mut self, timestamp: u32, server_version: &str, in_use: bool) {
@@ -475,7 +502,7 @@ impl EventBuf {
 
     /// One row image of the open rows event: the columns marked in `present`.
     pub fn rows_image(&mut self, t: &TableMap, present: &[bool], row: &[Value]) {
-        put_row_image(&mut self.bytes, &t.columns, present, row);
+        put_row_image(&mut self.bytes, t.columns, present, row);
     }
 
     /// Bytes in the event being written.

@@ -45,8 +45,9 @@
 use super::checkpoint::{self, Image, Record};
 use super::decode::{self, Events, Fault, RawEvent, TableMapEvent};
 use super::events::{
-    FORMAT_DESCRIPTION_EVENT, QUERY_EVENT, ROTATE_EVENT, STOP_EVENT, TABLE_MAP_EVENT,
+    FORMAT_DESCRIPTION_EVENT, PRIVATE_MARK, QUERY_EVENT, ROTATE_EVENT, STOP_EVENT, TABLE_MAP_EVENT,
     UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size, is_filler,
+    is_private,
 };
 use super::writer::{LogPos, StartAt};
 use crate::error::{MyError, Result as MyResult};
@@ -141,7 +142,7 @@ fn valid_event_after(data: &[u8], from: usize, checksums: bool) -> Option<usize>
             let crc_ok = !checksums
                 || u32::from_le_bytes([ev[size - 4], ev[size - 3], ev[size - 2], ev[size - 1]])
                     == event_crc(ev);
-            let filler = is_filler(ev[4], u16::from_le_bytes([ev[17], ev[18]]));
+            let filler = is_filler(ev[4], u16::from_le_bytes([ev[17], ev[18]]), &ev[19..]);
             if log_pos == at + size && crc_ok && ev[4] != 0 && ev[4] < 200 && !filler {
                 return Some(at);
             }
@@ -223,10 +224,10 @@ impl Replay {
             .collect();
         let me = self.txn.as_ref().map(|t| t.id()).unwrap_or(0);
         if let Some(key) = t.primary_key(&row) {
-            if let Some(slot) = t.get(&key) {
-                if t.read_latest(&slot, me).is_some() {
-                    return Ok(slot);
-                }
+            if let Some(slot) = t.get(&key)
+                && t.read_latest(&slot, me).is_some()
+            {
+                return Ok(slot);
             }
         } else {
             for slot in t.scan_primary(
@@ -289,14 +290,14 @@ impl Replay {
                     .into_iter()
                     .map(|v| v.unwrap_or(Value::Null))
                     .collect();
-                if let Some(a) = auto {
-                    if let Some(v) = row.get(a).and_then(|v| match v {
+                if let Some(a) = auto
+                    && let Some(v) = row.get(a).and_then(|v| match v {
                         Value::Int(i) => Some(*i as u64),
                         Value::UInt(u) => Some(*u),
                         _ => None,
-                    }) {
-                        t.observe_auto_inc(v);
-                    }
+                    })
+                {
+                    t.observe_auto_inc(v);
                 }
                 t.insert(txn, row).map_err(Self::storage_err)?;
                 continue;
@@ -324,6 +325,47 @@ impl Replay {
             }
         }
         Ok(())
+    }
+
+    /// Apply one event of the log.
+    async fn apply(&mut self, ev: &RawEvent<'_>) -> Result<(), String> {
+        match ev.ty {
+            QUERY_EVENT => self.query(ev).await,
+            TABLE_MAP_EVENT => decode::table_map(ev.body)
+                .map(|m| {
+                    self.maps.insert(m.table_id, m);
+                })
+                .map_err(|f| f.to_string()),
+            XID_EVENT => {
+                self.commit();
+                Ok(())
+            }
+            t if decode::is_rows_event(t) => self.rows(ev),
+            _ => Ok(()),
+        }
+    }
+
+    /// Apply the transaction a private event wraps (`sql_log_bin=0`; see `events`).
+    async fn apply_private(&mut self, ev: &RawEvent<'_>, checksums: bool) -> Result<(), String> {
+        let inner = &ev.body[PRIVATE_MARK.len()..];
+        let mut result = Ok(());
+        for item in Events::embedded(inner, checksums) {
+            match item {
+                Ok(e) => {
+                    if let Err(why) = self.apply(&e).await {
+                        result = Err(why);
+                        break;
+                    }
+                }
+                Err((at, f)) => {
+                    result = Err(format!("private transaction, inner offset {at}: {f}"));
+                    break;
+                }
+            }
+        }
+        // Offsets inside are relative to the wrapper: a cut goes to the wrapper's start.
+        self.txn_start = ev.offset;
+        result
     }
 
     /// Load a checkpoint into the (empty) server: its DDL as statements, its rows directly
@@ -506,7 +548,7 @@ pub async fn recover(
             .map(|evs| {
                 evs.flatten().any(|e| {
                     !matches!(e.ty, FORMAT_DESCRIPTION_EVENT | ROTATE_EVENT | STOP_EVENT)
-                        && !is_filler(e.ty, e.flags)
+                        && !is_filler(e.ty, e.flags, e.body)
                 })
             })
             .unwrap_or(false);
@@ -596,7 +638,7 @@ async fn replay_files(
         // filler's space after them).
         let mut log_end: Option<u64> = None;
         r.maps.clear();
-        for item in events.by_ref() {
+        while let Some(item) = events.next() {
             let ev = match item {
                 Ok(ev) => ev,
                 Err((at, f)) => {
@@ -604,7 +646,7 @@ async fn replay_files(
                     break;
                 }
             };
-            if is_filler(ev.ty, ev.flags) {
+            if is_filler(ev.ty, ev.flags, ev.body) {
                 log_end = Some(ev.offset);
                 break;
             }
@@ -619,19 +661,10 @@ async fn replay_files(
                 // Before the checkpoint: already in the tables.
                 continue;
             }
-            let applied = match ev.ty {
-                QUERY_EVENT => r.query(&ev).await,
-                TABLE_MAP_EVENT => decode::table_map(ev.body)
-                    .map(|m| {
-                        r.maps.insert(m.table_id, m);
-                    })
-                    .map_err(|f| f.to_string()),
-                XID_EVENT => {
-                    r.commit();
-                    Ok(())
-                }
-                t if decode::is_rows_event(t) => r.rows(&ev),
-                _ => Ok(()),
+            let applied = if is_private(ev.ty, ev.flags, ev.body) {
+                r.apply_private(&ev, events.checksums()).await
+            } else {
+                r.apply(&ev).await
             };
             applied.map_err(|e| format!("'{name}' at offset {}: {e}", ev.offset))?;
         }

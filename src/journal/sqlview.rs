@@ -60,6 +60,7 @@ pub fn type_name(ty: u8) -> String {
         WRITE_ROWS_EVENT_V1 => "Write_rows_v1".into(),
         UPDATE_ROWS_EVENT_V1 => "Update_rows_v1".into(),
         DELETE_ROWS_EVENT_V1 => "Delete_rows_v1".into(),
+        IGNORABLE_EVENT => "Ignorable".into(),
         other => format!("Unknown({other})"),
     }
 }

@@ -129,13 +129,18 @@ pub enum Control {
     Checkpoint(Arc<crate::storage::txn::SnapshotSlot>),
 }
 
+/// A commit (or DDL statement) waiting for the writer.
+struct Commit {
+    buf: EventBuf,
+    /// The transaction to publish once durable (None: DDL).
+    txn: Option<Arc<TxnShared>>,
+    ack: Ack,
+    /// Taken when the session is answered.
+    reply: Option<Reply>,
+}
+
 enum Work {
-    Commit {
-        buf: EventBuf,
-        txn: Option<Arc<TxnShared>>,
-        ack: Ack,
-        reply: Reply,
-    },
+    Commit(Commit),
     Control(Control, oneshot::Sender<Result<LogPos, MyError>>),
 }
 
@@ -349,12 +354,12 @@ impl Journal {
             )));
             return rx;
         }
-        q.items.push(Work::Commit {
+        q.items.push(Work::Commit(Commit {
             buf,
             txn,
             ack,
-            reply: tx,
-        });
+            reply: Some(tx),
+        }));
         drop(q);
         self.wake.notify_one();
         rx
@@ -563,10 +568,10 @@ impl Journal {
                     }
                     if q.shutdown {
                         drop(q);
-                        if !self.is_failed.load(Ordering::Acquire) {
-                            if let Err(e) = self.close(&mut active, None) {
-                                eprintln!("quire: [ERROR] journal: closing: {e}");
-                            }
+                        if !self.is_failed.load(Ordering::Acquire)
+                            && let Err(e) = self.close(&mut active, None)
+                        {
+                            eprintln!("quire: [ERROR] journal: closing: {e}");
                         }
                         return;
                     }
@@ -601,7 +606,7 @@ impl Journal {
             let mut group = Vec::new();
             for w in items {
                 match w {
-                    Work::Commit { .. } => group.push(w),
+                    Work::Commit(c) => group.push(c),
                     Work::Control(c, reply) => {
                         self.write_group(&mut active, std::mem::take(&mut group), &mut out);
                         let r = self.control_now(&mut active, c);
@@ -626,7 +631,7 @@ impl Journal {
         if !busy
             || !items
                 .iter()
-                .any(|w| matches!(w, Work::Commit { ack: Ack::Sync, .. }))
+                .any(|w| matches!(w, Work::Commit(Commit { ack: Ack::Sync, .. })))
         {
             return;
         }
@@ -691,26 +696,15 @@ impl Journal {
     }
 
     /// Write, sync and publish one group of commits.
-    fn write_group(&self, a: &mut Active, group: Vec<Work>, out: &mut Vec<u8>) {
+    fn write_group(&self, a: &mut Active, group: Vec<Commit>, out: &mut Vec<u8>) {
         if group.is_empty() {
             return;
         }
-        let mut entries: Vec<(EventBuf, Option<Arc<TxnShared>>, Ack, Option<Reply>)> = group
-            .into_iter()
-            .filter_map(|w| match w {
-                Work::Commit {
-                    buf,
-                    txn,
-                    ack,
-                    reply,
-                } => Some((buf, txn, ack, Some(reply))),
-                Work::Control(..) => None,
-            })
-            .collect();
-        if let Some(e) = self.refuse() {
-            for (_, _, _, reply) in entries {
-                if let Some(r) = reply {
-                    let _ = r.send(Err(e.clone()));
+        let mut entries = group;
+        if let Some(err) = self.refuse() {
+            for e in entries {
+                if let Some(r) = e.reply {
+                    let _ = r.send(Err(err.clone()));
                 }
             }
             return;
@@ -721,18 +715,18 @@ impl Journal {
         };
         let mut result = Ok(());
         // Mode 0: the leading entries that need no write are published now.
-        let early = entries.iter().take_while(|e| e.2 == Ack::Publish).count();
+        let early = entries.iter().take_while(|e| e.ack == Ack::Publish).count();
         out.clear();
         let max_size = self.settings.max_size.load(Ordering::Relaxed).max(4096);
         let mut bytes = 0u64;
         for e in entries.iter_mut() {
-            if (a.pos >= max_size || e.0.has_checksums() != a.checksum) && result.is_ok() {
+            if (a.pos >= max_size || e.buf.has_checksums() != a.checksum) && result.is_ok() {
                 result = self.flush_out(a, out).and_then(|_| self.rotate(a));
             }
-            e.0.place(a.pos);
-            a.pos += e.0.len() as u64;
-            bytes += e.0.len() as u64;
-            out.extend_from_slice(&e.0.bytes);
+            e.buf.place(a.pos);
+            a.pos += e.buf.len() as u64;
+            bytes += e.buf.len() as u64;
+            out.extend_from_slice(&e.buf.bytes);
             if out.len() >= 8 << 20 && result.is_ok() {
                 result = self.flush_out(a, out);
             }
@@ -742,7 +736,7 @@ impl Journal {
             result = self.flush_out(a, out);
         }
         let sync_binlog = self.settings.sync_binlog.load(Ordering::Relaxed);
-        let need_sync = entries.iter().any(|e| e.2 == Ack::Sync)
+        let need_sync = entries.iter().any(|e| e.ack == Ack::Sync)
             || (self.exposed && sync_binlog > 1 && a.groups_since_sync + 1 >= sync_binlog);
         a.groups_since_sync += 1;
         if result.is_ok() && need_sync {
@@ -773,10 +767,10 @@ impl Journal {
                     a.pos = start.offset;
                 }
                 self.fail(why.clone());
-                let e = refusal(&why);
-                for (_, _, _, reply) in entries.iter_mut() {
-                    if let Some(r) = reply.take() {
-                        let _ = r.send(Err(e.clone()));
+                let err = refusal(&why);
+                for e in entries.iter_mut() {
+                    if let Some(r) = e.reply.take() {
+                        let _ = r.send(Err(err.clone()));
                     }
                 }
             }
@@ -833,15 +827,15 @@ impl Journal {
     }
 
     /// Make the entries' transactions visible, in order, and reply to their sessions.
-    fn publish(&self, entries: &mut [(EventBuf, Option<Arc<TxnShared>>, Ack, Option<Reply>)]) {
+    fn publish(&self, entries: &mut [Commit]) {
         if entries.is_empty() {
             return;
         }
         self.storage
             .txns
-            .publish_many(entries.iter().filter_map(|e| e.1.as_deref()));
+            .publish_many(entries.iter().filter_map(|e| e.txn.as_deref()));
         for e in entries.iter_mut() {
-            if let Some(r) = e.3.take() {
+            if let Some(r) = e.reply.take() {
                 let _ = r.send(Ok(()));
             }
         }

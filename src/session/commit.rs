@@ -23,6 +23,8 @@ pub struct BinlogSession {
     pub flags2: u32,
     /// binlog_row_image=MINIMAL.
     pub minimal: bool,
+    /// sql_log_bin=0: changes go to the journal as private events (see `journal::events`).
+    pub private: bool,
 }
 
 impl BinlogSession {
@@ -55,6 +57,7 @@ impl BinlogSession {
             minimal: v
                 .get_str(vars::BINLOG_ROW_IMAGE)
                 .eq_ignore_ascii_case("MINIMAL"),
+            private: !v.get_bool(vars::SQL_LOG_BIN),
         }
     }
 }
@@ -94,6 +97,9 @@ impl Ctx {
             txn.id(),
             self.binlog.minimal,
         );
+        if self.binlog.private && journal.exposed {
+            buf = buf.into_private(ts);
+        }
         let reply = journal.submit(buf, Some(txn.shared.clone()), journal.ack_mode());
         let r = reply
             .await
@@ -186,6 +192,9 @@ impl Ctx {
         let mut buf = journal.new_buffer();
         let ts = self.statement_unix_secs();
         buf.query(ts, &self.query_context(), text);
+        if self.binlog.private && journal.exposed {
+            buf = buf.into_private(ts);
+        }
         journal
             .submit(buf, None, journal.ack_mode())
             .await

@@ -312,7 +312,7 @@ where
     let mut writer = PacketWriter::new();
     let mut out = wr;
     let max_conns = server.globals.get_u64(vars::MAX_CONNECTIONS) as usize;
-    if server.sessions.lock().len() >= max_conns + 1 {
+    if server.sessions.lock().len() > max_conns {
         proto::write_err(
             &mut writer,
             CapabilityFlags::empty(),
@@ -363,17 +363,17 @@ where
         }
     };
     let caps = login.capabilities;
-    if let Some(db) = &login.db {
-        if server.storage.catalog.database(db).is_none() {
-            proto::write_my_error(&mut writer, caps, &MyError::bad_db(db));
-            let _ = writer.flush(&mut out).await;
-            server
-                .status
-                .aborted_connects
-                .fetch_add(1, Ordering::Relaxed);
-            server.unregister_session(shared.id);
-            return;
-        }
+    if let Some(db) = &login.db
+        && server.storage.catalog.database(db).is_none()
+    {
+        proto::write_my_error(&mut writer, caps, &MyError::bad_db(db));
+        let _ = writer.flush(&mut out).await;
+        server
+            .status
+            .aborted_connects
+            .fetch_add(1, Ordering::Relaxed);
+        server.unregister_session(shared.id);
+        return;
     }
     let mut ctx = Ctx::new(server.clone(), shared.clone());
     ctx.user = login.user.clone();
@@ -703,11 +703,11 @@ where
                 .await
                 {
                     Ok(a) => {
-                        if let Some(db) = &a.db {
-                            if ctx.server.storage.catalog.database(db).is_none() {
-                                proto::write_my_error(&mut self.writer, caps, &MyError::bad_db(db));
-                                return false;
-                            }
+                        if let Some(db) = &a.db
+                            && ctx.server.storage.catalog.database(db).is_none()
+                        {
+                            proto::write_my_error(&mut self.writer, caps, &MyError::bad_db(db));
+                            return false;
                         }
                         self.reset_session(ctx);
                         ctx.user = a.user.clone();
@@ -730,14 +730,13 @@ where
             }
             com::STMT_EXECUTE => self.execute(ctx, payload).await,
             com::STMT_SEND_LONG_DATA => {
-                if let Ok((id, param, data)) = binary::parse_send_long_data(payload) {
-                    if let Some(s) = self.stmts.get_mut(&id) {
-                        if let Some(slot) = s.long_data.get_mut(param as usize) {
-                            let buf = slot.get_or_insert_with(Vec::new);
-                            if buf.len() + data.len() <= self.reader.max_packet_bytes() {
-                                buf.extend_from_slice(data);
-                            }
-                        }
+                if let Ok((id, param, data)) = binary::parse_send_long_data(payload)
+                    && let Some(s) = self.stmts.get_mut(&id)
+                    && let Some(slot) = s.long_data.get_mut(param as usize)
+                {
+                    let buf = slot.get_or_insert_with(Vec::new);
+                    if buf.len() + data.len() <= self.reader.max_packet_bytes() {
+                        buf.extend_from_slice(data);
                     }
                 }
                 true

@@ -206,10 +206,9 @@ impl Ctx {
                 self.server
                     .plans
                     .get(db, self.plan_flavor(), &norm.param_text, version)
+                && !matches!(p.planned, Planned::Other(_))
             {
-                if !matches!(p.planned, Planned::Other(_)) {
-                    return Ok((p, lit_params()));
-                }
+                return Ok((p, lit_params()));
             }
             if let Some(p) = self.server.plans.get(db, self.plan_flavor(), text, version) {
                 return Ok((p, Vec::new()));
@@ -364,11 +363,10 @@ impl Ctx {
                 tokio::select! {
                     g = tokio::time::timeout(lock_wait, table.mdl.clone().read_owned()) => match g {
                         Ok(g) => {
-                            if let Some(txn) = self.txn.as_mut() {
-                                if !txn.holds_mdl(&table) {
+                            if let Some(txn) = self.txn.as_mut()
+                                && !txn.holds_mdl(&table) {
                                     txn.mdl.push((table, g));
                                 }
-                            }
                             Ok(())
                         }
                         Err(_) => Err(MyError::new(code::ER_LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction")),
@@ -379,10 +377,10 @@ impl Ctx {
             Wait::Lock { slot, waiter, mode } => {
                 storage.waits.start_waiting(me, slot.clone(), mode);
                 let record_grant = |ctx: &mut Ctx| {
-                    if let Some(txn) = ctx.txn.as_mut() {
-                        if !txn.locked.iter().any(|s| Arc::ptr_eq(s, &slot)) {
-                            txn.locked.push(slot.clone());
-                        }
+                    if let Some(txn) = ctx.txn.as_mut()
+                        && !txn.locked.iter().any(|s| Arc::ptr_eq(s, &slot))
+                    {
+                        txn.locked.push(slot.clone());
                     }
                 };
                 if storage.waits.is_deadlocked(me, &slot, mode) {
@@ -667,10 +665,10 @@ impl Ctx {
             }
             Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_) => {
                 let r = self.run_write(prep, params).await?;
-                if let Some(id) = r.generated_id {
-                    if !self.last_insert_id_set_explicitly {
-                        self.last_insert_id = id;
-                    }
+                if let Some(id) = r.generated_id
+                    && !self.last_insert_id_set_explicitly
+                {
+                    self.last_insert_id = id;
                 }
                 self.prev_row_count = r.affected as i64;
                 let st = self.status_flags(more);

@@ -138,13 +138,12 @@ fn analyze(conjuncts: &[&Expr], src: usize, table: &Table) -> Vec<ColPreds> {
                 negated: false,
                 coll,
             } => {
-                if let Some(col) = column_of(e, src) {
-                    if list.iter().all(|v| usable_value(v, src))
-                        && collation_ok(table, col, *coll)
-                        && preds[col].in_list.is_none()
-                    {
-                        preds[col].in_list = Some(list.clone());
-                    }
+                if let Some(col) = column_of(e, src)
+                    && list.iter().all(|v| usable_value(v, src))
+                    && collation_ok(table, col, *coll)
+                    && preds[col].in_list.is_none()
+                {
+                    preds[col].in_list = Some(list.clone());
                 }
             }
             Expr::Or(..) => {
@@ -166,10 +165,10 @@ fn analyze(conjuncts: &[&Expr], src: usize, table: &Table) -> Vec<ColPreds> {
                         }
                     }
                 }
-                if let (true, Some(col)) = (ok, col0) {
-                    if preds[col].ors.is_none() {
-                        preds[col].ors = Some(ranges);
-                    }
+                if let (true, Some(col)) = (ok, col0)
+                    && preds[col].ors.is_none()
+                {
+                    preds[col].ors = Some(ranges);
                 }
             }
             other => {
@@ -350,17 +349,17 @@ pub fn choose(
     let rows = table.row_count() as f64;
     let mut best: Option<Candidate> = None;
     let mut consider = |c: Option<Candidate>| {
-        if let Some(c) = c {
-            if best.as_ref().is_none_or(|b| c.cost < b.cost) {
-                best = Some(c);
-            }
+        if let Some(c) = c
+            && best.as_ref().is_none_or(|b| c.cost < b.cost)
+        {
+            best = Some(c);
         }
     };
     let ok = |r: IndexRef| allowed.is_none_or(|a| a.contains(&r));
-    if let Some(pk) = &table.def.primary {
-        if ok(IndexRef::Primary) {
-            consider(candidate(IndexRef::Primary, pk, &preds, rows));
-        }
+    if let Some(pk) = &table.def.primary
+        && ok(IndexRef::Primary)
+    {
+        consider(candidate(IndexRef::Primary, pk, &preds, rows));
     }
     for (i, idx) in table.indexes.iter().enumerate() {
         if ok(IndexRef::Secondary(i)) {

@@ -335,10 +335,8 @@ impl<'a> P<'a> {
     /// `'user'@'host'` (host defaults to `%`); also `CURRENT_USER[()]`.
     fn user(&mut self) -> Result<(String, String)> {
         if self.eat("CURRENT_USER") {
-            if self.eat_tok(&Token::LParen) {
-                if !self.eat_tok(&Token::RParen) {
-                    return Err(self.error());
-                }
+            if self.eat_tok(&Token::LParen) && !self.eat_tok(&Token::RParen) {
+                return Err(self.error());
             }
             return Ok(("\u{0}current".into(), String::new()));
         }
@@ -360,16 +358,15 @@ impl<'a> P<'a> {
             Some(_) => return Ok((user, self.ident()?)),
             None => {}
         }
-        if let Token::Word(w) = self.peek().clone() {
-            if w.quote_style.is_none() {
-                if let Some(h) = w.value.strip_prefix('@') {
-                    self.pos += 1;
-                    if h.is_empty() {
-                        return Ok((user, self.ident()?));
-                    }
-                    return Ok((user, h.to_string()));
-                }
+        if let Token::Word(w) = self.peek().clone()
+            && w.quote_style.is_none()
+            && let Some(h) = w.value.strip_prefix('@')
+        {
+            self.pos += 1;
+            if h.is_empty() {
+                return Ok((user, self.ident()?));
             }
+            return Ok((user, h.to_string()));
         }
         if self.eat_tok(&Token::AtSign) {
             let host = self.ident()?;
@@ -825,16 +822,14 @@ pub fn parse(text: &str) -> Result<Option<AdminStmt>> {
             let stmt = sqlparser::parser::Parser::parse_sql(&dialect, &q)
                 .map_err(|e| super::parse::parse_error(&q, &e))?;
             let mut exprs = Vec::new();
-            if let Some(ast::Statement::Query(q)) = stmt.first() {
-                if let ast::SetExpr::Select(s) = q.body.as_ref() {
-                    for item in &s.projection {
-                        match item {
-                            ast::SelectItem::UnnamedExpr(e)
-                            | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
-                                exprs.push(e.clone())
-                            }
-                            _ => return Err(MyError::parse(rest, 1)),
-                        }
+            if let Some(ast::Statement::Query(q)) = stmt.first()
+                && let ast::SetExpr::Select(s) = q.body.as_ref()
+            {
+                for item in &s.projection {
+                    match item {
+                        ast::SelectItem::UnnamedExpr(e)
+                        | ast::SelectItem::ExprWithAlias { expr: e, .. } => exprs.push(e.clone()),
+                        _ => return Err(MyError::parse(rest, 1)),
                     }
                 }
             }

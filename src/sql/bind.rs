@@ -82,10 +82,10 @@ impl Scope {
                 if s.alias != t {
                     continue;
                 }
-                if let Some(d) = db {
-                    if s.db != d {
-                        continue;
-                    }
+                if let Some(d) = db
+                    && s.db != d
+                {
+                    continue;
                 }
             }
             if let Some(ci) = s
@@ -387,14 +387,13 @@ impl<'a> Binder<'a> {
     ) -> Result<Typed> {
         if let Some(agg) = &self.agg {
             // Post-aggregation: a GROUP BY key, or an implicit ANY_VALUE.
-            if table.is_none() {
-                if let Some((_, t)) = self
+            if table.is_none()
+                && let Some((_, t)) = self
                     .aliases
                     .iter()
                     .find(|(n, _)| n.eq_ignore_ascii_case(col))
-                {
-                    return Ok(t.clone());
-                }
+            {
+                return Ok(t.clone());
             }
             let (si, ci) = match agg.inner.resolve(db, table, col, self.context) {
                 Ok(x) => x,
@@ -408,10 +407,11 @@ impl<'a> Binder<'a> {
                 Err(e) => return Err(e),
             };
             for (ki, k) in agg.keys.iter().enumerate() {
-                if let Expr::Col { src, col } = k.expr {
-                    if src as usize == si && col as usize == ci {
-                        return Ok(Typed::new(Expr::col(0, ki), k.ty.clone(), k.nullable));
-                    }
+                if let Expr::Col { src, col } = k.expr
+                    && src as usize == si
+                    && col as usize == ci
+                {
+                    return Ok(Typed::new(Expr::col(0, ki), k.ty.clone(), k.nullable));
                 }
             }
             if self.only_full_group_by && !functionally_dependent(agg, si, ci) {
@@ -439,19 +439,18 @@ impl<'a> Binder<'a> {
         match self.scope.resolve(db, table, col, self.context) {
             Ok((si, ci)) => Ok(self.column(si, ci)),
             Err(e) => {
-                if table.is_none() {
-                    if let Some((_, t)) = self
+                if table.is_none()
+                    && let Some((_, t)) = self
                         .aliases
                         .iter()
                         .find(|(n, _)| n.eq_ignore_ascii_case(col))
-                    {
-                        return Ok(t.clone());
-                    }
+                {
+                    return Ok(t.clone());
                 }
-                if e.code == code::ER_BAD_FIELD_ERROR {
-                    if let Some(t) = self.resolve_outer(db, table, col)? {
-                        return Ok(t);
-                    }
+                if e.code == code::ER_BAD_FIELD_ERROR
+                    && let Some(t) = self.resolve_outer(db, table, col)?
+                {
+                    return Ok(t);
                 }
                 Err(e)
             }
@@ -527,16 +526,15 @@ impl<'a> Binder<'a> {
 
     pub fn bind(&mut self, e: &ast::Expr) -> Result<Typed> {
         // Post-aggregation: an expression equal to a GROUP BY key refers to it.
-        if let Some(agg) = &self.agg {
-            if !matches!(
+        if let Some(agg) = &self.agg
+            && !matches!(
                 e,
                 ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_) | ast::Expr::Value(_)
-            ) {
-                if let Some(ki) = agg.group_ast.iter().position(|g| g == e) {
-                    let k = &agg.keys[ki];
-                    return Ok(Typed::new(Expr::col(0, ki), k.ty.clone(), k.nullable));
-                }
-            }
+            )
+            && let Some(ki) = agg.group_ast.iter().position(|g| g == e)
+        {
+            let k = &agg.keys[ki];
+            return Ok(Typed::new(Expr::col(0, ki), k.ty.clone(), k.nullable));
         }
         use ast::Expr as A;
         Ok(match e {
@@ -558,22 +556,22 @@ impl<'a> Binder<'a> {
             }
             A::CompoundIdentifier(parts) => {
                 let names: Vec<&str> = parts.iter().map(ident_name).collect();
-                if let Some(first) = names.first() {
-                    if parts[0].quote_style.is_none() {
-                        if let Some(scope) = first.strip_prefix("@@") {
-                            if names.len() == 2 {
-                                return self.sysvar(Some(scope), names[1]);
-                            }
-                        }
-                        if first.starts_with('@') && names.len() >= 2 {
-                            // `@'a'.b` isn't a thing; `@a.b` is a user variable named "a.b".
-                            let name = names.join(".");
-                            return Ok(Typed::new(
-                                Expr::UserVar(Arc::from(name[1..].to_ascii_lowercase())),
-                                SqlType::varchar(255),
-                                true,
-                            ));
-                        }
+                if let Some(first) = names.first()
+                    && parts[0].quote_style.is_none()
+                {
+                    if let Some(scope) = first.strip_prefix("@@")
+                        && names.len() == 2
+                    {
+                        return self.sysvar(Some(scope), names[1]);
+                    }
+                    if first.starts_with('@') && names.len() >= 2 {
+                        // `@'a'.b` isn't a thing; `@a.b` is a user variable named "a.b".
+                        let name = names.join(".");
+                        return Ok(Typed::new(
+                            Expr::UserVar(Arc::from(name[1..].to_ascii_lowercase())),
+                            SqlType::varchar(255),
+                            true,
+                        ));
                     }
                 }
                 match names.as_slice() {
@@ -604,10 +602,10 @@ impl<'a> Binder<'a> {
                             other => other.clone(),
                         };
                         // Fold negative literals so that `-5` is the constant -5.
-                        if let Expr::Const(v) = &t.expr {
-                            if let Some(n) = fold_neg(v) {
-                                return Ok(Typed::new(Expr::Const(n), ty, t.nullable));
-                            }
+                        if let Expr::Const(v) = &t.expr
+                            && let Some(n) = fold_neg(v)
+                        {
+                            return Ok(Typed::new(Expr::Const(n), ty, t.nullable));
                         }
                         Typed::new(Expr::Neg(Box::new(t.expr)), ty, t.nullable)
                     }

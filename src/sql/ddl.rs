@@ -279,9 +279,8 @@ fn column_type(
             if n > 255 {
                 return Err(MyError::new(
                     code::ER_TOO_BIG_FIELDLENGTH,
-                    format!(
-                        "Column length too big for column (max = 255); use BLOB or TEXT instead"
-                    ),
+                    "Column length too big for column (max = 255); use BLOB or TEXT instead"
+                        .to_string(),
                 ));
             }
             if coll.is_binary() {
@@ -300,9 +299,8 @@ fn column_type(
             if n > 65535 {
                 return Err(MyError::new(
                     code::ER_TOO_BIG_FIELDLENGTH,
-                    format!(
-                        "Column length too big for column (max = 16383); use BLOB or TEXT instead"
-                    ),
+                    "Column length too big for column (max = 16383); use BLOB or TEXT instead"
+                        .to_string(),
                 ));
             }
             if coll.is_binary() {

@@ -247,12 +247,12 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
             } else {
                 let stored = store_value(v, &def.columns[ac], row_no, strict, single_row, cx)?;
                 let mut d = crate::error::Diagnostics::default();
-                if let Some(u) = convert::to_u64(&stored, &mut d) {
-                    if !matches!(stored, Value::Int(i) if i < 0) {
-                        table.observe_auto_inc(u);
-                        if res.generated_id.is_none() {
-                            res.insert_id = u;
-                        }
+                if let Some(u) = convert::to_u64(&stored, &mut d)
+                    && !matches!(stored, Value::Int(i) if i < 0)
+                {
+                    table.observe_auto_inc(u);
+                    if res.generated_id.is_none() {
+                        res.insert_id = u;
                     }
                 }
                 row[ac] = stored;
@@ -466,10 +466,10 @@ fn find_rows(
         let Some(row) = table.read_latest(&slot, me) else {
             continue;
         };
-        if let (Some(k), Some(i)) = (&key, secondary) {
-            if !table.entry_matches(i, k, &row, &slot, &mut scratch) {
-                continue;
-            }
+        if let (Some(k), Some(i)) = (&key, secondary)
+            && !table.entry_matches(i, k, &row, &slot, &mut scratch)
+        {
+            continue;
         }
         let tuple = [row.clone()];
         if !cx.test(filter, &tuple)? {

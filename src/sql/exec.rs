@@ -161,7 +161,7 @@ impl ExecCx<'_> {
 
     fn examined(&mut self) -> Result<()> {
         self.rows_examined += 1;
-        if self.rows_examined % KILL_CHECK_INTERVAL == 0 && self.env.ctx.is_killed() {
+        if self.rows_examined.is_multiple_of(KILL_CHECK_INTERVAL) && self.env.ctx.is_killed() {
             return Err(MyError::query_interrupted());
         }
         Ok(())
@@ -396,12 +396,12 @@ fn merge_ranges(mut rs: Vec<ByteRange>) -> Vec<ByteRange> {
     rs.sort_by(|a, b| lo_cmp(&a.0, &b.0));
     let mut out: Vec<ByteRange> = Vec::with_capacity(rs.len());
     for r in rs {
-        if let Some(last) = out.last_mut() {
-            if touches(&last.1, &r.0) {
-                let hi = std::mem::replace(&mut last.1, Bound::Unbounded);
-                last.1 = hi_max(hi, r.1);
-                continue;
-            }
+        if let Some(last) = out.last_mut()
+            && touches(&last.1, &r.0)
+        {
+            let hi = std::mem::replace(&mut last.1, Bound::Unbounded);
+            last.1 = hi_max(hi, r.1);
+            continue;
         }
         out.push(r);
     }
@@ -490,10 +490,9 @@ fn for_each_visible(
                 ..
             },
         ) = (key, access)
+            && !table.entry_matches(*i, k, &row, slot, &mut scratch)
         {
-            if !table.entry_matches(*i, k, &row, slot, &mut scratch) {
-                return Ok(Flow::Continue);
-            }
+            return Ok(Flow::Continue);
         }
         cx.examined()?;
         tuple[level] = row;
@@ -1201,10 +1200,10 @@ fn run_subquery(sq: &SubqueryExpr, rows: &[Row], env: &mut Env) -> Result<Vec<Ve
 /// Evaluate a scalar or EXISTS subquery (uncorrelated: once per statement).
 pub fn eval_subquery(sq: &Arc<SubqueryExpr>, rows: &[Row], env: &mut Env) -> Result<Value> {
     let key = Arc::as_ptr(sq) as usize;
-    if !sq.correlated {
-        if let Some(v) = env.ctx.subquery_cache.get(&key) {
-            return Ok(v.clone());
-        }
+    if !sq.correlated
+        && let Some(v) = env.ctx.subquery_cache.get(&key)
+    {
+        return Ok(v.clone());
     }
     let result = run_subquery(sq, rows, env)?;
     let v = match sq.kind {
@@ -1236,10 +1235,10 @@ pub fn subquery_values(
     env: &mut Env,
 ) -> Result<Arc<[Value]>> {
     let key = Arc::as_ptr(sq) as usize;
-    if !sq.correlated {
-        if let Some(v) = env.ctx.subquery_sets.get(&key) {
-            return Ok(v.clone());
-        }
+    if !sq.correlated
+        && let Some(v) = env.ctx.subquery_sets.get(&key)
+    {
+        return Ok(v.clone());
     }
     let result = run_subquery(sq, rows, env)?;
     let set: Arc<[Value]> = result

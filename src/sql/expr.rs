@@ -199,10 +199,10 @@ impl Expr {
             if let Expr::Col { src, .. } = e {
                 max = Some(max.map_or(*src as usize, |m: usize| m.max(*src as usize)));
             }
-            if let Expr::Subquery(s) | Expr::InSubquery { sub: s, .. } = e {
-                if let Some(m) = s.outer_max_source {
-                    max = Some(max.map_or(m, |x: usize| x.max(m)));
-                }
+            if let Expr::Subquery(s) | Expr::InSubquery { sub: s, .. } = e
+                && let Some(m) = s.outer_max_source
+            {
+                max = Some(max.map_or(m, |x: usize| x.max(m)));
             }
         });
         max

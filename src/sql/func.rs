@@ -178,8 +178,8 @@ fn chars(b: &[u8]) -> Vec<&str> {
     match std::str::from_utf8(b) {
         Ok(s) => {
             let mut out = Vec::with_capacity(s.len());
-            let mut idx = s.char_indices().peekable();
-            while let Some((i, c)) = idx.next() {
+            let idx = s.char_indices().peekable();
+            for (i, c) in idx {
                 out.push(&s[i..i + c.len_utf8()]);
             }
             out

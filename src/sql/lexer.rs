@@ -1168,10 +1168,10 @@ fn push_text_escaping_raw_range(out: &mut String, s: &str) {
 /// [`unmap_raw_bytes`] turns a literal's bytes back. Valid text without such characters is
 /// borrowed as is.
 pub fn decode_wire_text(raw: &[u8]) -> std::borrow::Cow<'_, str> {
-    if let Ok(s) = std::str::from_utf8(raw) {
-        if !raw.contains(&0xEF) || !s.chars().any(is_raw_byte_char) {
-            return std::borrow::Cow::Borrowed(s);
-        }
+    if let Ok(s) = std::str::from_utf8(raw)
+        && (!raw.contains(&0xEF) || !s.chars().any(is_raw_byte_char))
+    {
+        return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(raw.len() + 16);
     let mut rest = raw;

@@ -13,12 +13,11 @@ fn rewrite_values(e: &ast::Expr, new_alias: &str) -> ast::Expr {
     use ast::Expr as A;
     match e {
         A::Function(f) if f.name.to_string().eq_ignore_ascii_case("values") => {
-            if let ast::FunctionArguments::List(l) = &f.args {
-                if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(A::Identifier(col)))] =
+            if let ast::FunctionArguments::List(l) = &f.args
+                && let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(A::Identifier(col)))] =
                     l.args.as_slice()
-                {
-                    return A::CompoundIdentifier(vec![ast::Ident::new(new_alias), col.clone()]);
-                }
+            {
+                return A::CompoundIdentifier(vec![ast::Ident::new(new_alias), col.clone()]);
             }
             e.clone()
         }
@@ -328,10 +327,10 @@ impl Planner<'_> {
                 return Err(MyError::not_supported("tuple assignment"));
             };
             let (q, cname) = object_name(n)?;
-            if let Some(q) = q {
-                if q != alias {
-                    return Err(MyError::bad_field(&format!("{q}.{cname}"), "field list"));
-                }
+            if let Some(q) = q
+                && q != alias
+            {
+                return Err(MyError::bad_field(&format!("{q}.{cname}"), "field list"));
             }
             let ci = table
                 .def

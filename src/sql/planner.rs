@@ -406,17 +406,14 @@ impl<'a> Planner<'a> {
         if q.fetch.is_some() {
             return Err(MyError::not_supported("FETCH"));
         }
-        let lock = match q.locks.first() {
-            None => None,
-            Some(l) => Some(LockClause {
-                mode: match l.lock_type {
-                    ast::LockType::Update => LockMode::Exclusive,
-                    ast::LockType::Share => LockMode::Shared,
-                },
-                nowait: matches!(l.nonblock, Some(ast::NonBlock::Nowait)),
-                skip_locked: matches!(l.nonblock, Some(ast::NonBlock::SkipLocked)),
-            }),
-        };
+        let lock = q.locks.first().map(|l| LockClause {
+            mode: match l.lock_type {
+                ast::LockType::Update => LockMode::Exclusive,
+                ast::LockType::Share => LockMode::Shared,
+            },
+            nowait: matches!(l.nonblock, Some(ast::NonBlock::Nowait)),
+            skip_locked: matches!(l.nonblock, Some(ast::NonBlock::SkipLocked)),
+        });
         let (limit, offset) = self.limit_clause(q.limit_clause.as_ref(), params)?;
         match q.body.as_ref() {
             ast::SetExpr::Select(sel) => {
@@ -685,10 +682,10 @@ impl<'a> Planner<'a> {
                 b.planner = Some(self);
                 let t = b.bind(&on)?;
                 self.note_params(&b);
-                if let Some(m) = t.expr.max_source() {
-                    if m > i {
-                        return Err(MyError::bad_field(&on.to_string(), "on clause"));
-                    }
+                if let Some(m) = t.expr.max_source()
+                    && m > i
+                {
+                    return Err(MyError::bad_field(&on.to_string(), "on clause"));
                 }
                 match it.source.join {
                     JoinKind::Inner => access::conjuncts(t.expr, &mut where_conj),
@@ -856,11 +853,10 @@ impl<'a> Planner<'a> {
                                 true,
                                 ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_),
                             ) = (is_agg, e)
+                                && let Ok((si, ci)) = resolve_ast_column(&scope, e)
                             {
-                                if let Ok((si, ci)) = resolve_ast_column(&scope, e) {
-                                    let written = m.name.clone();
-                                    m = self.column_meta(&scope, si, ci, &written);
-                                }
+                                let written = m.name.clone();
+                                m = self.column_meta(&scope, si, ci, &written);
                             }
                             m
                         }
@@ -1019,24 +1015,23 @@ impl<'a> Planner<'a> {
 
     /// GROUP BY n → the n-th select item; GROUP BY alias → its expression.
     fn resolve_group_item(&self, g: &ast::Expr, sel: &ast::Select) -> Result<ast::Expr> {
-        if let ast::Expr::Value(v) = g {
-            if let ast::Value::Number(n, _) = &v.value {
-                let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
-                return match sel.projection.get(pos.wrapping_sub(1)) {
-                    Some(ast::SelectItem::UnnamedExpr(e))
-                    | Some(ast::SelectItem::ExprWithAlias { expr: e, .. }) => Ok(e.clone()),
-                    _ => Err(MyError::bad_field(n, "group statement")),
-                };
-            }
+        if let ast::Expr::Value(v) = g
+            && let ast::Value::Number(n, _) = &v.value
+        {
+            let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
+            return match sel.projection.get(pos.wrapping_sub(1)) {
+                Some(ast::SelectItem::UnnamedExpr(e))
+                | Some(ast::SelectItem::ExprWithAlias { expr: e, .. }) => Ok(e.clone()),
+                _ => Err(MyError::bad_field(n, "group statement")),
+            };
         }
         if let ast::Expr::Identifier(id) = g {
             for p in &sel.projection {
-                if let ast::SelectItem::ExprWithAlias { expr, alias } = p {
-                    if alias.value.eq_ignore_ascii_case(&id.value)
-                        && !bind::contains_aggregate(expr)
-                    {
-                        return Ok(expr.clone());
-                    }
+                if let ast::SelectItem::ExprWithAlias { expr, alias } = p
+                    && alias.value.eq_ignore_ascii_case(&id.value)
+                    && !bind::contains_aggregate(expr)
+                {
+                    return Ok(expr.clone());
                 }
             }
         }
@@ -1066,10 +1061,10 @@ impl<'a> Planner<'a> {
 fn references(e: &Expr, src: usize) -> bool {
     let mut r = false;
     e.walk(&mut |x| {
-        if let Expr::Col { src: s, .. } = x {
-            if *s as usize == src {
-                r = true;
-            }
+        if let Expr::Col { src: s, .. } = x
+            && *s as usize == src
+        {
+            r = true;
         }
     });
     r

@@ -206,10 +206,10 @@ pub fn create_table_sql(def: &TableDef, auto_inc_next: u64) -> String {
         } else if matches!(c.ty, SqlType::Timestamp { .. }) {
             l.push_str(" NULL");
         }
-        if let Some(d) = default_text(&c.default, &c.ty) {
-            if !(c.nullable && matches!(c.default, ColumnDefault::Null) && c.ty.is_blob_like()) {
-                l.push_str(&format!(" DEFAULT {d}"));
-            }
+        if let Some(d) = default_text(&c.default, &c.ty)
+            && !(c.nullable && matches!(c.default, ColumnDefault::Null) && c.ty.is_blob_like())
+        {
+            l.push_str(&format!(" DEFAULT {d}"));
         }
         if c.on_update_now {
             let fsp = c.ty.decimals();

@@ -696,10 +696,8 @@ impl ColumnMeta {
         if ty.is_blob_like() {
             flags |= ColumnFlags::BLOB_FLAG;
         }
-        if !ty.is_string() || collation.is_binary() {
-            if !matches!(ty, SqlType::Null) {
-                flags |= ColumnFlags::BINARY_FLAG;
-            }
+        if (!ty.is_string() || collation.is_binary()) && !matches!(ty, SqlType::Null) {
+            flags |= ColumnFlags::BINARY_FLAG;
         }
         if matches!(ty, SqlType::Enum { .. }) {
             flags |= ColumnFlags::ENUM_FLAG;

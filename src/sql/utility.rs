@@ -138,6 +138,10 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         VarScope::Session
     };
     let server = ctx.server.clone();
+    let previous = (
+        server.globals.get(id),
+        ctx.vars.get(id).cloned().unwrap_or_default(),
+    );
     sysvars::set_var(
         &server.globals,
         &mut ctx.vars,
@@ -146,6 +150,29 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         value.as_ref(),
         &mut ctx.diag,
     )?;
+    if id == vars::BINLOG_FORMAT {
+        // The journal is row-based: STATEMENT and MIXED are accepted names, not modes.
+        let now = if global {
+            server.globals.get(id)
+        } else {
+            ctx.vars.get(id).cloned().unwrap_or_default()
+        };
+        if !now
+            .as_bytes()
+            .is_some_and(|b| b.eq_ignore_ascii_case(b"ROW"))
+        {
+            let what = format!(
+                "binlog_format={}",
+                String::from_utf8_lossy(now.as_bytes().unwrap_or_default())
+            );
+            if global {
+                server.globals.set(id, previous.0);
+            } else {
+                ctx.vars.set(id, previous.1);
+            }
+            return Err(MyError::not_supported(what));
+        }
+    }
     if global {
         // The journal's settings (sync_binlog, innodb_flush_log_at_trx_commit, …) are
         // dynamic: it keeps its own copy in atomics, read without a lock per commit.
@@ -338,17 +365,15 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
         ("Threads_running", running),
         ("Uptime", uptime),
         ("Quire_checkpoints", {
-            let n = ctx
-                .server
+            ctx.server
                 .checkpoints
                 .get()
                 .map(|c| c.taken.load(std::sync::atomic::Ordering::Relaxed))
-                .unwrap_or(0);
-            n
+                .unwrap_or(0)
         }),
         ("Quire_journal_fsyncs", journal(|s| &s.fsyncs)),
     ];
-    rows.sort_by(|a, b| a.0.to_ascii_lowercase().cmp(&b.0.to_ascii_lowercase()));
+    rows.sort_by_key(|a| a.0.to_ascii_lowercase());
     rows.into_iter()
         .map(|(n, v)| vec![Value::str(n), Value::from_string(v.to_string())])
         .collect()

@@ -104,23 +104,22 @@ impl Purge {
                         table.secondary_entry_key(i, r, &slot.key, &mut k);
                         k == *scratch
                     });
-                    if !still_used {
-                        if let Some(e) = table.indexes[i].map.get(scratch.as_slice()) {
-                            if Arc::ptr_eq(e.value(), slot) {
-                                e.remove();
-                            }
-                        }
+                    if !still_used
+                        && let Some(e) = table.indexes[i].map.get(scratch.as_slice())
+                        && Arc::ptr_eq(e.value(), slot)
+                    {
+                        e.remove();
                     }
                 }
             }
         }
         if st.is_garbage() {
             st.dead = true;
-            if let Some(e) = table.primary.get(&*slot.key) {
-                if Arc::ptr_eq(e.value(), slot) {
-                    e.remove();
-                    self.slots_removed.fetch_add(1, Ordering::Relaxed);
-                }
+            if let Some(e) = table.primary.get(&*slot.key)
+                && Arc::ptr_eq(e.value(), slot)
+            {
+                e.remove();
+                self.slots_removed.fetch_add(1, Ordering::Relaxed);
             }
             // The last committed row image (before the deletion) was dropped by prune above,
             // or never existed: its index entries are gone with it.

@@ -100,10 +100,10 @@ impl RowState {
     /// an unpublished pending version, this is the newest committed version before it: a
     /// caller that needs the truth must hold (or wait for) the row lock.
     pub fn latest(&self, me: u64) -> Option<&Row> {
-        if let Some(p) = &self.pending {
-            if p.txn.id == me || p.txn.cts() != 0 {
-                return p.row.as_ref();
-            }
+        if let Some(p) = &self.pending
+            && (p.txn.id == me || p.txn.cts() != 0)
+        {
+            return p.row.as_ref();
         }
         self.versions.first().and_then(|v| v.row.as_ref())
     }

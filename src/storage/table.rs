@@ -402,11 +402,11 @@ impl Table {
         }
         self.acquire_mdl(txn)?;
         let me = txn.id();
-        if let Some(new_key) = self.primary_key(&new_row) {
-            if *new_key != *slot.key {
-                self.delete(txn, slot)?;
-                return self.insert(txn, new_row).map(Some);
-            }
+        if let Some(new_key) = self.primary_key(&new_row)
+            && *new_key != *slot.key
+        {
+            self.delete(txn, slot)?;
+            return self.insert(txn, new_row).map(Some);
         }
         let mut st = slot.state.lock();
         assert!(

@@ -280,7 +280,11 @@ fn filler_checksum_matches_its_bytes() {
         ev[n - 4..].copy_from_slice(&crc.unwrap());
         assert_eq!(event_size(&ev), n);
         assert_eq!(event_crc(&ev).to_le_bytes(), crc.unwrap(), "{at}..{end}");
-        assert!(is_filler(ev[4], u16::from_le_bytes([ev[17], ev[18]])));
+        assert!(is_filler(
+            ev[4],
+            u16::from_le_bytes([ev[17], ev[18]]),
+            &ev[19..]
+        ));
     }
     assert_eq!(f.event(0, 1, 4, 100, false).1, None);
 }
