@@ -158,6 +158,26 @@ fn mariadb_binlog(files: &[PathBuf], args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
+/// Decode each file with `mariadb-binlog -v` (no error or warning), then replay them all
+/// with `mariadb-binlog FILES | mariadb` into a fresh private MariaDB, which is returned.
+fn replay_into_mariadb(files: &[PathBuf], maria_args: &[&str]) -> TestServer {
+    for f in files {
+        mariadb_binlog(
+            std::slice::from_ref(f),
+            &["-v", "--base64-output=decode-rows"],
+        );
+    }
+    let replay = mariadb_binlog(files, &[]);
+    let maria = TestServer::start_mariadb(maria_args);
+    let mut cmd = Command::new(find_tool("mariadb").unwrap());
+    cmd.arg("-h127.0.0.1")
+        .arg(format!("-P{}", maria.port()))
+        .arg("-uroot");
+    let out = run_with_timeout(cmd, Some(&replay), Duration::from_secs(300));
+    assert_success("mariadb < replay", &out);
+    maria
+}
+
 fn binlog_files(datadir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(datadir)
         .unwrap()
@@ -220,20 +240,7 @@ fn mariadb_binlog_decodes_and_replays_the_log() {
     c.query_drop("FLUSH BINARY LOGS").unwrap();
     let files = binlog_files(&server.datadir());
     assert!(files.len() > 2, "max_binlog_size=1M rotates: {files:?}");
-    for f in &files {
-        mariadb_binlog(
-            std::slice::from_ref(f),
-            &["-v", "--base64-output=decode-rows"],
-        );
-    }
-    let replay = mariadb_binlog(&files, &[]);
-    let maria = TestServer::start_mariadb(&[]);
-    let mut cmd = Command::new(find_tool("mariadb").unwrap());
-    cmd.arg("-h127.0.0.1")
-        .arg(format!("-P{}", maria.port()))
-        .arg("-uroot");
-    let out = run_with_timeout(cmd, Some(&replay), Duration::from_secs(300));
-    assert_success("mariadb < replay", &out);
+    let maria = replay_into_mariadb(&files, &[]);
     let mut m = maria.mysql_conn();
     for t in [
         "j.types",
@@ -965,21 +972,8 @@ fn kill_9_under_64_writers_loses_nothing_acknowledged() {
     assert!(seen.len() > 1000, "only {} transactions in all", seen.len());
     server.stop();
     let files = binlog_files(&server.datadir());
-    for f in &files {
-        mariadb_binlog(
-            std::slice::from_ref(f),
-            &["-v", "--base64-output=decode-rows"],
-        );
-    }
     let t0 = std::time::Instant::now();
-    let replay = mariadb_binlog(&files, &[]);
-    let maria = TestServer::start_mariadb(&["--innodb-flush-log-at-trx-commit=0"]);
-    let mut cmd = Command::new(find_tool("mariadb").unwrap());
-    cmd.arg("-h127.0.0.1")
-        .arg(format!("-P{}", maria.port()))
-        .arg("-uroot");
-    let out = run_with_timeout(cmd, Some(&replay), Duration::from_secs(300));
-    assert_success("mariadb < replay", &out);
+    let maria = replay_into_mariadb(&files, &["--innodb-flush-log-at-trx-commit=0"]);
     eprintln!("replay into MariaDB: {} ms", t0.elapsed().as_millis());
     server.restart();
     let mut c = server.mysql_conn();
@@ -1049,20 +1043,7 @@ fn sql_log_bin_0_is_durable_but_not_in_the_binary_log() {
     server.stop();
 
     let files = binlog_files(&server.datadir());
-    for f in &files {
-        mariadb_binlog(
-            std::slice::from_ref(f),
-            &["-v", "--base64-output=decode-rows"],
-        );
-    }
-    let replay = mariadb_binlog(&files, &[]);
-    let maria = TestServer::start_mariadb(&[]);
-    let mut cmd = Command::new(find_tool("mariadb").unwrap());
-    cmd.arg("-h127.0.0.1")
-        .arg(format!("-P{}", maria.port()))
-        .arg("-uroot");
-    let out = run_with_timeout(cmd, Some(&replay), Duration::from_secs(60));
-    assert_success("mariadb < replay", &out);
+    let maria = replay_into_mariadb(&files, &[]);
     let mut m = maria.mysql_conn();
     assert_eq!(dump(&mut m, "h.t"), ["1|public", "3|public"]);
     let hidden: Vec<String> = m.query("SHOW TABLES FROM h LIKE 'hidden'").unwrap();

@@ -354,11 +354,7 @@ where
     let login = match login {
         Ok(Ok(a)) => a,
         _ => {
-            server
-                .status
-                .aborted_connects
-                .fetch_add(1, Ordering::Relaxed);
-            server.unregister_session(shared.id);
+            aborted_connect(&server, shared.id);
             return;
         }
     };
@@ -368,11 +364,7 @@ where
     {
         proto::write_my_error(&mut writer, caps, &MyError::bad_db(db));
         let _ = writer.flush(&mut out).await;
-        server
-            .status
-            .aborted_connects
-            .fetch_add(1, Ordering::Relaxed);
-        server.unregister_session(shared.id);
+        aborted_connect(&server, shared.id);
         return;
     }
     let mut ctx = Ctx::new(server.clone(), shared.clone());
@@ -958,4 +950,13 @@ fn unknown_stmt(what: &str) -> MyError {
         code::ER_UNKNOWN_STMT_HANDLER,
         format!("Unknown prepared statement handler (0) given to {what}"),
     )
+}
+
+/// A login that failed or was refused: counted in `Aborted_connects`, the session dropped.
+fn aborted_connect(server: &Server, id: u32) {
+    server
+        .status
+        .aborted_connects
+        .fetch_add(1, Ordering::Relaxed);
+    server.unregister_session(id);
 }
