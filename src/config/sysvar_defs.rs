@@ -486,6 +486,8 @@ registry! {
         INNODB_FLUSH_LOG_AT_TIMEOUT = uint("innodb_flush_log_at_timeout", G, 1, 2700, 1);
         INNODB_FLUSH_LOG_AT_TRX_COMMIT = uint("innodb_flush_log_at_trx_commit", G, 0, 2, 1);
         INNODB_FLUSH_METHOD = string("innodb_flush_method", G, "fsync").ro();
+        // MySQL 8.0.26+; ON is MySQL 8.4's default (journal::writer: "Flush methods").
+        INNODB_USE_FDATASYNC = boolean("innodb_use_fdatasync", G, true);
         // What start-up does about a journal corrupt before its tail (journal::recover).
         JOURNAL_RECOVERY = choice("journal_recovery", G, &["STOP", "TRUNCATE"], "STOP").ro();
         // Checkpoints (journal::checkpoint): after this many bytes of journal, or this many
