@@ -88,6 +88,13 @@ impl<'a> Events<'a> {
         }
     }
 
+    /// Continue at `offset` (an event boundary further on), skipping what lies between.
+    pub fn skip_to(&mut self, offset: u64) {
+        if offset as usize > self.at {
+            self.at = (offset as usize).min(self.data.len());
+        }
+    }
+
     /// Offset of the next event (after the last one returned).
     pub fn offset(&self) -> u64 {
         self.at as u64

@@ -619,7 +619,8 @@ async fn replay_files(
         let seq = index[k];
         let name = file_name(basename, seq);
         let path = dir.join(&name);
-        let data = std::fs::read(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
+        let skip = if seq == from.file { from.offset } else { 0 };
+        let data = read_from(&path, skip).map_err(|e| format!("'{}': {e}", path.display()))?;
         let is_last = k + 1 == index.len();
         let mut events = match Events::new(&data) {
             Ok(e) => e,
@@ -658,7 +659,8 @@ async fn replay_files(
                 break;
             }
             if seq == from.file && ev.offset < from.offset {
-                // Before the checkpoint: already in the tables.
+                // Before the checkpoint: already in the tables (and not read from disk).
+                events.skip_to(from.offset);
                 continue;
             }
             let applied = if is_private(ev.ty, ev.flags, ev.body) {
@@ -725,6 +727,31 @@ async fn replay_files(
         clear_in_use(&dir.join(file_name(basename, *last)))?;
     }
     Ok(())
+}
+
+/// A file's bytes, except that those between its first event (the Format_description) and
+/// `skip` are left zero and not read: replay after a checkpoint starts there. (The buffer
+/// comes zeroed from the allocator; pages never written are never touched.)
+fn read_from(path: &Path, skip: u64) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    if skip == 0 {
+        return std::fs::read(path);
+    }
+    let f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len() as usize;
+    let mut data = vec![0u8; len];
+    let head = len.min(4 + 19);
+    f.read_exact_at(&mut data[..head], 0)?;
+    if head == 4 + 19 {
+        let fde_end = (4 + event_size(&data[4..]))
+            .min(len)
+            .min(skip as usize)
+            .max(head);
+        f.read_exact_at(&mut data[head..fde_end], head as u64)?;
+    }
+    let skip = (skip as usize).min(len);
+    f.read_exact_at(&mut data[skip..], skip as u64)?;
+    Ok(data)
 }
 
 fn write_index_now(dir: &Path, basename: &str, index: &[u32]) -> Result<(), String> {
