@@ -281,9 +281,9 @@ fn binlog_statements_and_counters() {
         .get(1)
         .unwrap();
     assert!(after > pos, "position moved: {pos} -> {after}");
-    let status: Vec<(String, u64)> = c.query("SHOW GLOBAL STATUS LIKE 'Binlog_%'").unwrap();
-    let get = |n: &str| status.iter().find(|s| s.0 == n).map(|s| s.1).unwrap_or(0);
-    assert!(get("Binlog_commits") >= 3, "{status:?}");
+    let counters: Vec<(String, u64)> = c.query("SHOW GLOBAL STATUS LIKE 'Binlog_%'").unwrap();
+    let get = |n: &str| counters.iter().find(|s| s.0 == n).map(|s| s.1).unwrap_or(0);
+    assert!(get("Binlog_commits") >= 3, "{counters:?}");
     assert!(
         get("Binlog_group_commits") >= 1 && get("Binlog_group_commits") <= get("Binlog_commits")
     );
@@ -352,12 +352,7 @@ fn binlog_statements_and_counters() {
 
     // The durability settings are dynamic: with flush=0 and sync_binlog=0 commits do not
     // fsync; back at the defaults every commit does.
-    let fsyncs = |c: &mut mysql::Conn| -> u64 {
-        c.query_first::<(String, u64), _>("SHOW GLOBAL STATUS LIKE 'Quire_journal_fsyncs'")
-            .unwrap()
-            .unwrap()
-            .1
-    };
+    let fsyncs = |c: &mut mysql::Conn| status(c, "Quire_journal_fsyncs");
     c.query_drop("SET GLOBAL innodb_flush_log_at_trx_commit = 0, GLOBAL sync_binlog = 0")
         .unwrap();
     let before = fsyncs(&mut c);
@@ -622,8 +617,7 @@ fn recovery_note(server: &TestServer) -> String {
     server
         .stderr_log()
         .lines()
-        .filter(|l| l.contains("journal: "))
-        .last()
+        .rfind(|l| l.contains("journal: "))
         .unwrap_or("")
         .to_string()
 }

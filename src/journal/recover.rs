@@ -49,7 +49,7 @@ use super::events::{
     UPDATE_ROWS_EVENT_V1, WRITE_ROWS_EVENT_V1, XID_EVENT, event_crc, event_size, is_filler,
     is_private,
 };
-use super::writer::{LogPos, StartAt};
+use super::writer::{LogPos, StartAt, file_name};
 use crate::error::{MyError, Result as MyResult};
 use crate::server::Server;
 use crate::session::Ctx;
@@ -87,8 +87,10 @@ pub struct Recovered {
     pub checkpoints: Vec<(u32, LogPos)>,
 }
 
-fn file_name(basename: &str, seq: u32) -> String {
-    format!("{basename}.{seq:06}")
+/// [`super::writer::write_index`], with recovery's error text.
+fn write_index(dir: &Path, basename: &str, index: &[u32]) -> Result<(), String> {
+    super::writer::write_index(dir, basename, index)
+        .map_err(|e| format!("cannot write '{basename}.index': {e}"))
 }
 
 /// The file numbers named by `basename.index` (None: no index).
@@ -628,7 +630,7 @@ async fn replay_files(
                 // Its header never reached the disk: nothing was committed to it.
                 std::fs::remove_file(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
                 index.pop();
-                write_index_now(dir, basename, index)?;
+                write_index(dir, basename, index)?;
                 break;
             }
             Err(f) => return Err(format!("'{name}' at offset 0: {f}")),
@@ -677,12 +679,7 @@ async fn replay_files(
         r.rollback();
         if let (None, Some(end), false) = (&bad, log_end, open_txn) {
             // Only the filler (or leftover space) follows: not damage, nothing to report.
-            let f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .and_then(|f| f.set_len(end).and_then(|_| f.sync_all()))
-                .map_err(|e| format!("cannot truncate '{}': {e}", path.display()));
-            f?;
+            truncate(&path, end)?;
         }
         match bad {
             None if !open_txn => {}
@@ -714,7 +711,7 @@ async fn replay_files(
                         let _ =
                             std::fs::rename(&p, p.with_extension(format!("{later:06}.discarded")));
                     }
-                    write_index_now(dir, basename, index)?;
+                    write_index(dir, basename, index)?;
                 } else {
                     let from = if open_txn { txn_start } else { at };
                     cut(r, &path, &name, from, data.len() as u64)?;
@@ -754,34 +751,24 @@ fn read_from(path: &Path, skip: u64) -> std::io::Result<Vec<u8>> {
     Ok(data)
 }
 
-fn write_index_now(dir: &Path, basename: &str, index: &[u32]) -> Result<(), String> {
-    let tmp = dir.join(format!("{basename}.index_crash_safe"));
-    let mut text = String::new();
-    for s in index {
-        text.push_str(&format!("./{}\n", file_name(basename, *s)));
-    }
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::File::open(&tmp)?.sync_all())
-        .and_then(|_| std::fs::rename(&tmp, dir.join(format!("{basename}.index"))))
-        .and_then(|_| super::writer::sync_dir(dir))
-        .map_err(|e| format!("cannot write '{basename}.index': {e}"))
-}
-
 /// Cut `path` at `at` (the start of the first incomplete transaction or bad event).
 fn cut(r: &mut Replay, path: &Path, name: &str, at: u64, len: u64) -> Result<(), String> {
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("'{}': {e}", path.display()))?;
-    f.set_len(at)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| format!("cannot truncate '{}': {e}", path.display()))?;
+    truncate(path, at)?;
     eprintln!(
         "quire: [Note] journal: cut {} bytes of an incomplete tail from '{name}' at offset {at}",
         len - at
     );
     r.out.cut = Some((name.to_string(), at, len - at));
     Ok(())
+}
+
+/// Cut `path` to `len` bytes, durably.
+fn truncate(path: &Path, len: u64) -> Result<(), String> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_len(len).and_then(|_| f.sync_all()))
+        .map_err(|e| format!("cannot truncate '{}': {e}", path.display()))
 }
 
 /// Clear LOG_EVENT_BINLOG_IN_USE_F in a file's Format_description (the file is closed).

@@ -228,6 +228,30 @@ fn io_error(what: &str, path: &Path, e: &std::io::Error) -> String {
     )
 }
 
+/// The name of journal file `seq`: `<basename>.NNNNNN`.
+pub fn file_name(basename: &str, seq: u32) -> String {
+    format!("{basename}.{seq:06}")
+}
+
+/// Replace `<basename>.index` with one naming `index` (`./<name>` per line), atomically: a
+/// temporary file, fsync, rename, fsync of the directory.
+pub fn write_index(dir: &Path, basename: &str, index: &[u32]) -> std::io::Result<()> {
+    let tmp = dir.join(format!("{basename}.index_crash_safe"));
+    let mut text = String::new();
+    for seq in index {
+        text.push_str("./");
+        text.push_str(&file_name(basename, *seq));
+        text.push('\n');
+    }
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, dir.join(format!("{basename}.index")))?;
+    sync_dir(dir)
+}
+
 /// How a new journal starts: its files so far and the number of the file to create.
 pub struct StartAt {
     pub index: Vec<u32>,
@@ -236,7 +260,7 @@ pub struct StartAt {
 
 impl Journal {
     pub fn file_name(&self, seq: u32) -> String {
-        format!("{}.{seq:06}", self.basename)
+        file_name(&self.basename, seq)
     }
 
     pub fn path_of(&self, seq: u32) -> PathBuf {
@@ -446,20 +470,7 @@ impl Journal {
 
     /// Write `index` as the index file, atomically.
     fn write_index(&self, index: &[u32]) -> std::io::Result<()> {
-        let tmp = self.dir.join(format!("{}.index_crash_safe", self.basename));
-        let mut text = String::new();
-        for seq in index {
-            text.push_str("./");
-            text.push_str(&self.file_name(*seq));
-            text.push('\n');
-        }
-        {
-            let mut f = File::create(&tmp)?;
-            f.write_all(text.as_bytes())?;
-            f.sync_all()?;
-        }
-        std::fs::rename(&tmp, self.index_path())?;
-        sync_dir(&self.dir)
+        write_index(&self.dir, &self.basename, index)
     }
 
     /// Remove files from the index (and the disk): PURGE BINARY LOGS, checkpoints with

@@ -6,14 +6,16 @@ use super::Ctx;
 use crate::config::vars;
 use crate::error::code;
 use crate::error::{MyError, Result};
+use crate::journal::events::EventBuf;
 use crate::journal::events::{OPTION_NO_FOREIGN_KEY_CHECKS, OPTION_RELAXED_UNIQUE_CHECKS};
 use crate::journal::events::{OPTION_NOT_AUTOCOMMIT, QueryContext};
-use crate::journal::writer::Control;
+use crate::journal::writer::{Control, Journal};
 use crate::sql::admin::PurgeTarget;
 use crate::sql::types::{Charset, Collation};
 use crate::sql::utility::Outcome;
 use crate::sql::value::Value;
 use crate::storage::txn::Txn;
+use crate::storage::txn::TxnShared;
 
 /// Session settings the journal records, refreshed with the other cached variables.
 #[derive(Clone, Debug, Default)]
@@ -97,14 +99,10 @@ impl Ctx {
             txn.id(),
             self.binlog.minimal,
         );
-        if self.binlog.private && journal.exposed {
-            buf = buf.into_private(ts);
-        }
-        let reply = journal.submit(buf, Some(txn.shared.clone()), journal.ack_mode());
-        let r = reply
+        match self
+            .submit(&journal, buf, ts, Some(txn.shared.clone()))
             .await
-            .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")));
-        match r {
+        {
             Ok(()) => Ok(txn),
             Err(e) => {
                 self.server.storage.rollback(txn);
@@ -192,11 +190,23 @@ impl Ctx {
         let mut buf = journal.new_buffer();
         let ts = self.statement_unix_secs();
         buf.query(ts, &self.query_context(), text);
+        self.submit(&journal, buf, ts, None).await
+    }
+
+    /// Hand an encoded transaction or statement to the journal writer and wait for its
+    /// reply; with `sql_log_bin=0` it goes as a private event (see `journal::events`).
+    async fn submit(
+        &self,
+        journal: &Journal,
+        mut buf: EventBuf,
+        ts: u32,
+        txn: Option<std::sync::Arc<TxnShared>>,
+    ) -> Result<()> {
         if self.binlog.private && journal.exposed {
             buf = buf.into_private(ts);
         }
         journal
-            .submit(buf, None, journal.ack_mode())
+            .submit(buf, txn, journal.ack_mode())
             .await
             .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")))
     }

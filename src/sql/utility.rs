@@ -138,10 +138,15 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         VarScope::Session
     };
     let server = ctx.server.clone();
-    let previous = (
-        server.globals.get(id),
-        ctx.vars.get(id).cloned().unwrap_or_default(),
-    );
+    if let (true, Some(v)) = (id == vars::BINLOG_FORMAT, value.as_ref()) {
+        // The journal is row-based: STATEMENT and MIXED are accepted names, not modes.
+        let mut scratch = crate::error::Diagnostics::default();
+        let name = sysvars::check(id, v, &ctx.vars.check_ctx(), &mut scratch)?;
+        let name = String::from_utf8_lossy(name.as_bytes().unwrap_or_default()).into_owned();
+        if !name.eq_ignore_ascii_case("ROW") {
+            return Err(MyError::not_supported(format!("binlog_format={name}")));
+        }
+    }
     sysvars::set_var(
         &server.globals,
         &mut ctx.vars,
@@ -150,29 +155,6 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         value.as_ref(),
         &mut ctx.diag,
     )?;
-    if id == vars::BINLOG_FORMAT {
-        // The journal is row-based: STATEMENT and MIXED are accepted names, not modes.
-        let now = if global {
-            server.globals.get(id)
-        } else {
-            ctx.vars.get(id).cloned().unwrap_or_default()
-        };
-        if !now
-            .as_bytes()
-            .is_some_and(|b| b.eq_ignore_ascii_case(b"ROW"))
-        {
-            let what = format!(
-                "binlog_format={}",
-                String::from_utf8_lossy(now.as_bytes().unwrap_or_default())
-            );
-            if global {
-                server.globals.set(id, previous.0);
-            } else {
-                ctx.vars.set(id, previous.1);
-            }
-            return Err(MyError::not_supported(what));
-        }
-    }
     if global {
         // The journal's settings (sync_binlog, innodb_flush_log_at_trx_commit, …) are
         // dynamic: it keeps its own copy in atomics, read without a lock per commit.
