@@ -8,21 +8,9 @@
 set -eu
 secs=${1:-10}; reps=${2:-5}; shift $(( $# < 2 ? $# : 2 ))
 qport=${QUIRE_PORT:-13306}; mport=${MARIADB_PORT:-23306}
-shared=$(realpath "$(dirname "$0")/../../shared/bench")
-tmp=$(mktemp -d /tmp/quire-bench.XXXXXX)
-qpid=
-cleanup() {
-  [ -n "$qpid" ] && kill "$qpid" 2>/dev/null && wait "$qpid" 2>/dev/null
-  "$shared/mariadb.sh" stop "$tmp/mdb" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-"$shared/mariadb.sh" start "$tmp/mdb" "$mport" --innodb-flush-log-at-trx-commit=0
-target/release/quire --datadir="$tmp/quire" --port="$qport" "$@" >"$tmp/quire.log" 2>&1 &
-qpid=$!
-for _ in $(seq 50); do mariadb -h127.0.0.1 -P"$qport" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
-mariadb -h127.0.0.1 -P"$qport" -uroot -e "CREATE USER sb@'%' IDENTIFIED BY 'sb'; CREATE DATABASE sbtest;"
+. "$(dirname "$0")/lib.sh"
+start_mariadb "$mport" --innodb-flush-log-at-trx-commit=0
+start_quire "$qport" "$tmp/quire" "$@"
 
 Q=127.0.0.1:$qport:sb:sb; M=127.0.0.1:$mport:sb:sb
 "$shared/pair.sh" prepare "$Q" >/dev/null

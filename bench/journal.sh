@@ -13,25 +13,9 @@
 set -eu
 secs=${1:-10}; reps=${2:-5}; shift $(( $# < 2 ? $# : 2 ))
 qport=${QUIRE_PORT:-13316}; nport=$((qport + 1)); mport=${MARIADB_PORT:-23316}
-shared=$(realpath "$(dirname "$0")/../../shared/bench")
-tmp=$(mktemp -d /tmp/quire-bench.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-  "$shared/mariadb.sh" stop "$tmp/mdb" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-start_quire() { # PORT DIR OPTIONS...
-  local port=$1 dir=$2; shift 2
-  target/release/quire --datadir="$dir" --port="$port" "$@" >"$dir.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 50); do mariadb -h127.0.0.1 -P"$port" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
-  mariadb -h127.0.0.1 -P"$port" -uroot -e "CREATE USER sb@'%' IDENTIFIED BY 'sb'; CREATE DATABASE sbtest;"
-}
-"$shared/mariadb.sh" start "$tmp/mdb" "$mport" --log-bin=binlog --server-id=1 \
-  --sync-binlog=1 --innodb-flush-log-at-trx-commit=1 >/dev/null
+. "$(dirname "$0")/lib.sh"
+start_mariadb "$mport" --log-bin=binlog --server-id=1 --sync-binlog=1 \
+  --innodb-flush-log-at-trx-commit=1
 start_quire "$qport" "$tmp/quire" "$@"
 start_quire "$nport" "$tmp/quire0" --innodb-flush-log-at-trx-commit=0 --sync-binlog=0 "$@"
 

@@ -12,9 +12,11 @@
 //!    that publishes, in log order).
 //! 3. Note the databases, the table objects and their AUTO_INCREMENT counters; release the
 //!    gate. DDL waited for one writer round trip.
-//! 4. On a thread of its own at a lower priority (nice 10), read every table at the snapshot (which keeps purge away from
-//!    the versions it reads) and write `quire_checkpoint.NNNNNN.tmp`; fsync it, rename it,
-//!    fsync the directory.
+//! 4. On a thread of its own at a lower priority (nice 10), read every table at the
+//!    snapshot (which keeps purge away from the versions it reads) and write
+//!    `quire_checkpoint.NNNNNN.tmp`, its write-back paced so that commits' fsyncs do not
+//!    queue behind it ([`super::writer::Writeback`]); fsync it, rename it, fsync the
+//!    directory.
 //! 5. Keep the newest two checkpoints, delete older ones. Journal files before the older
 //!    kept checkpoint's P are no longer needed by recovery: with `log_bin=OFF` they are
 //!    deleted at once (and a checkpoint first starts a new file when the active one holds
@@ -247,32 +249,17 @@ struct Out {
     w: std::io::BufWriter<File>,
     crc: crc32fast::Hasher,
     written: u64,
-    /// Where write-back was last started (see [`Out::put`]).
-    flushed: u64,
+    writeback: super::writer::Writeback,
 }
-
-/// Write-back of a checkpoint is started every this many bytes.
-const WRITEBACK_STEP: u64 = 8 << 20;
 
 impl Out {
     fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.crc.update(b);
         self.w.write_all(b)?;
         self.written += b.len() as u64;
-        if self.written - self.flushed >= WRITEBACK_STEP {
-            // Start writing back what is written so far without waiting for it, so that the
-            // final fsync is short and commits' fsyncs never queue behind the whole file.
+        if self.writeback.due(self.written) {
             self.w.flush()?;
-            // SAFETY: sync_file_range on a descriptor we own; no memory is passed.
-            unsafe {
-                libc::sync_file_range(
-                    std::os::fd::AsRawFd::as_raw_fd(self.w.get_ref()),
-                    self.flushed as libc::off64_t,
-                    (self.written - self.flushed) as libc::off64_t,
-                    libc::SYNC_FILE_RANGE_WRITE,
-                );
-            }
-            self.flushed = self.written;
+            self.writeback.written(self.w.get_ref(), self.written);
         }
         Ok(())
     }
@@ -300,7 +287,7 @@ fn write_file(
         w: std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
         crc: crc32fast::Hasher::new(),
         written: 0,
-        flushed: 0,
+        writeback: Default::default(),
     };
     out.put(MAGIC)?;
     out.put(&pos.file.to_le_bytes())?;
@@ -445,8 +432,7 @@ impl Checkpoints {
             .name("quire-checkpoint".into())
             .spawn(move || {
                 // Sessions come first: the checkpoint takes what CPU they leave.
-                // SAFETY: setpriority on this thread (who = 0); no memory is passed.
-                unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
+                super::writer::lower_priority();
                 let _ = tx.send(write_file(&dir, no, pos, snapshot, &dbs));
             })
             .map_err(|e| format!("cannot start the checkpoint writer: {e}"))?;

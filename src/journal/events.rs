@@ -168,13 +168,7 @@ impl Filler {
         checksum: bool,
     ) -> ([u8; HEADER_LEN], Option<[u8; 4]>) {
         let size = end - at;
-        let mut h = [0u8; HEADER_LEN];
-        h[..4].copy_from_slice(&timestamp.to_le_bytes());
-        h[4] = IGNORABLE_EVENT;
-        h[5..9].copy_from_slice(&server_id.to_le_bytes());
-        h[9..13].copy_from_slice(&(size as u32).to_le_bytes());
-        h[13..17].copy_from_slice(&(end as u32).to_le_bytes());
-        h[17..19].copy_from_slice(&LOG_EVENT_IGNORABLE_F.to_le_bytes());
+        let h = ignorable_header(timestamp, server_id, at, end);
         if !checksum {
             return (h, None);
         }
@@ -191,6 +185,19 @@ impl Filler {
         }
         (h, Some(crc.finalize().to_le_bytes()))
     }
+}
+
+/// The header of an Ignorable event (LOG_EVENT_IGNORABLE_F) spanning file offsets
+/// `at..end`: a filler or a private transaction.
+pub fn ignorable_header(timestamp: u32, server_id: u32, at: u64, end: u64) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..4].copy_from_slice(&timestamp.to_le_bytes());
+    h[4] = IGNORABLE_EVENT;
+    h[5..9].copy_from_slice(&server_id.to_le_bytes());
+    h[9..13].copy_from_slice(&((end - at) as u32).to_le_bytes());
+    h[13..17].copy_from_slice(&(end as u32).to_le_bytes());
+    h[17..19].copy_from_slice(&LOG_EVENT_IGNORABLE_F.to_le_bytes());
+    h
 }
 
 /// Post-header lengths of event types 1..=38 (MySQL 5.7's table).
@@ -284,8 +291,28 @@ impl EventBuf {
         }
     }
 
+    /// An unplaced buffer holding complete events (a spilled transaction read back).
+    pub fn from_events(bytes: Vec<u8>, server_id: u32, checksum: bool) -> EventBuf {
+        EventBuf {
+            bytes,
+            ..EventBuf::unplaced(server_id, checksum)
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// The file offset of the first byte, once placed.
+    pub fn base(&self) -> Option<u64> {
+        self.base
+    }
+
+    /// Forget the bytes (they have been written out): the next event goes at `base`.
+    pub fn restart_at(&mut self, base: u64) {
+        debug_assert!(self.open.is_none(), "restarted inside an event");
+        self.bytes.clear();
+        self.base = Some(base);
     }
 
     pub fn is_empty(&self) -> bool {

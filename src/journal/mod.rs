@@ -5,11 +5,14 @@
 //!   writes.
 //! - [`txn`]: a session encodes its transaction's events into its own buffer with it,
 //!   outside any shared lock.
+//! - [`cache`]: the session's binlog cache — memory up to `binlog_cache_size`, then a spill
+//!   file that a large transaction's commit hands to the writer whole.
 //! - [`writer`]: the writer thread — group commit, the flush policies, rotation, the index.
 //! - [`decode`]: reading files back (recovery, `quire binlog`, SHOW BINLOG EVENTS).
 //! - [`recover`]: start-up — cut a torn tail, replay the journal into the tables.
 //! - [`sqlview`]: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS.
 
+pub mod cache;
 pub mod checkpoint;
 pub mod decode;
 pub mod events;

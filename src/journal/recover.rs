@@ -15,6 +15,7 @@
 //! | after the fsync | the whole group | nothing to do |
 //! | while a new file is created | a file the index does not name, holding at most a header | deletes it |
 //! | while the index is replaced | the old index, or the new one (rename is atomic) | either is consistent |
+//! | while a large transaction is written to its spill file or adopted ([`super::cache`]) | a spill file; the indexed new file holds its header only, or (renamed over it) the whole transaction | replays what the index names; deletes the spill file |
 //!
 //! What is a torn tail and what is corruption: reading the last file, the first event that is
 //! incomplete, fails its checksum, or is malformed ends the log **if no valid event follows
@@ -480,6 +481,7 @@ pub async fn recover(
     basename: &str,
     on_corruption: OnCorruption,
 ) -> Result<(StartAt, Recovered), String> {
+    super::cache::remove_leftovers(dir, basename);
     let on_disk = files_on_disk(dir, basename);
     let mut index = match read_index(dir, basename)? {
         Some(i) => i,

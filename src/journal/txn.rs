@@ -10,7 +10,9 @@
 //! after image only the columns that changed; a Delete's before image holds the primary key.
 //! Tables without a primary key always log full before images (a row is found by all of it).
 
-use super::events::{EventBuf, QueryContext, RowsKind, TableMap};
+use super::cache::Cache;
+use super::events::{QueryContext, RowsKind, TableMap};
+use crate::error::Result;
 use crate::sql::value::Value;
 use crate::storage::table::Table;
 use crate::storage::txn::WriteRec;
@@ -53,16 +55,18 @@ fn key_columns(t: &Table) -> Vec<bool> {
     }
 }
 
-/// Encode `writes` as one transaction: BEGIN, row events, Xid `xid`.
+/// Encode `writes` as one transaction into `c`: BEGIN, row events, Xid `xid`. Fails when
+/// the cache's bounds are exceeded or its spill file cannot be written.
 pub fn encode(
-    buf: &mut EventBuf,
+    c: &mut Cache,
     timestamp: u32,
     begin: &QueryContext,
     writes: &[WriteRec],
     xid: u64,
     minimal: bool,
-) {
-    buf.query(timestamp, begin, "BEGIN");
+) -> Result<()> {
+    c.buf.query(timestamp, begin, "BEGIN");
+    c.event_done()?;
     let mut i = 0;
     while i < writes.len() {
         let table = &writes[i].table;
@@ -74,23 +78,25 @@ pub fn encode(
         {
             j += 1;
         }
-        encode_run(buf, timestamp, table, kind, &writes[i..j], minimal);
+        encode_run(c, timestamp, table, kind, &writes[i..j], minimal)?;
         i = j;
     }
-    buf.xid(timestamp, xid);
+    c.buf.xid(timestamp, xid);
+    c.event_done()
 }
 
 /// One statement-like run: Table_map, then rows events.
 fn encode_run(
-    buf: &mut EventBuf,
+    c: &mut Cache,
     timestamp: u32,
     table: &Table,
     kind: RowsKind,
     run: &[WriteRec],
     minimal: bool,
-) {
+) -> Result<()> {
     let t = table_map(table);
-    buf.table_map(timestamp, &t);
+    c.buf.table_map(timestamp, &t);
+    c.event_done()?;
     let n = t.columns.len();
     let all = vec![true; n];
     let before_cols = if minimal && kind != RowsKind::Write {
@@ -117,6 +123,7 @@ fn encode_run(
     };
     let mut open = false;
     for (k, w) in run.iter().enumerate() {
+        let buf = &mut c.buf;
         if !open {
             buf.rows_start(timestamp, kind, &t, &before_cols, &after_cols);
             open = true;
@@ -136,6 +143,8 @@ fn encode_run(
         if last || buf.open_len() >= ROWS_EVENT_MAX {
             buf.rows_finish(last);
             open = false;
+            c.event_done()?;
         }
     }
+    Ok(())
 }

@@ -55,6 +55,7 @@
 //! a temporary file, fsync, rename, fsync the directory); a file that the index does not name
 //! therefore never holds a transaction (see [`super::recover`]).
 
+use super::cache::{Finished, Spill};
 use super::events::{EventBuf, FILLER_MIN, Filler, HEADER_LEN, MAGIC};
 use crate::error::{MyError, code};
 use crate::storage::Storage;
@@ -120,6 +121,9 @@ pub struct Settings {
     pub flush_timeout_s: AtomicU64,
     /// `innodb_use_fdatasync`.
     pub use_fdatasync: AtomicBool,
+    /// `binlog_cache_size`, `max_binlog_cache_size` (see [`super::cache`]).
+    pub cache_size: AtomicU64,
+    pub max_cache_size: AtomicU64,
 }
 
 /// Counters for SHOW STATUS.
@@ -129,6 +133,9 @@ pub struct Stats {
     pub groups: AtomicU64,
     pub fsyncs: AtomicU64,
     pub bytes_written: AtomicU64,
+    /// Transactions encoded in a binlog cache / those that spilled to a file.
+    pub cache_use: AtomicU64,
+    pub cache_disk_use: AtomicU64,
 }
 
 type Reply = oneshot::Sender<Result<(), MyError>>;
@@ -147,6 +154,9 @@ pub enum Control {
 /// A commit (or DDL statement) waiting for the writer.
 struct Commit {
     buf: EventBuf,
+    /// A large transaction in its own file, to adopt (then `buf` is empty; see
+    /// [`super::cache`]).
+    spill: Option<Spill>,
     /// The transaction to publish once durable (None: DDL).
     txn: Option<Arc<TxnShared>>,
     ack: Ack,
@@ -226,6 +236,65 @@ fn io_error(what: &str, path: &Path, e: &std::io::Error) -> String {
         path.display(),
         e.raw_os_error().unwrap_or(0)
     )
+}
+
+/// Paces the write-back of a file written in bulk (a checkpoint, a spilled transaction), so
+/// that the disk never has more than two [`WRITEBACK_STEP`]s of it queued ahead of a
+/// commit's fsync: after each step is written, its write-back is started, and the previous
+/// step's is waited for. The file's final fsync then has little left to do, and the
+/// journal's fsyncs wait for at most two steps, not for the whole file.
+#[derive(Default)]
+pub struct Writeback {
+    /// Write-back started up to here.
+    started: u64,
+    /// Written back up to here.
+    done: u64,
+}
+
+/// See [`Writeback`]: 1 MB is about 4 ms of this machine's disk.
+pub const WRITEBACK_STEP: u64 = 1 << 20;
+
+impl Writeback {
+    /// Is a step of the file, written up to `len`, waiting for its write-back?
+    pub fn due(&self, len: u64) -> bool {
+        len >= self.started + WRITEBACK_STEP
+    }
+
+    /// The file has been written up to `len`: pace it if a step is due.
+    pub fn written(&mut self, file: &File, len: u64) {
+        if !self.due(len) {
+            return;
+        }
+        let fd = std::os::fd::AsRawFd::as_raw_fd(file);
+        // SAFETY: sync_file_range on a descriptor the caller owns; no memory is passed.
+        unsafe {
+            if self.started > self.done {
+                libc::sync_file_range(
+                    fd,
+                    self.done as libc::off64_t,
+                    (self.started - self.done) as libc::off64_t,
+                    libc::SYNC_FILE_RANGE_WAIT_BEFORE
+                        | libc::SYNC_FILE_RANGE_WRITE
+                        | libc::SYNC_FILE_RANGE_WAIT_AFTER,
+                );
+            }
+            libc::sync_file_range(
+                fd,
+                self.started as libc::off64_t,
+                (len - self.started) as libc::off64_t,
+                libc::SYNC_FILE_RANGE_WRITE,
+            );
+        }
+        self.done = self.started;
+        self.started = len;
+    }
+}
+
+/// Lower the calling thread's priority (nice 10), for bulk work that must leave the CPU to
+/// sessions (checkpoints, encoding large transactions). A thread cannot raise it back.
+pub fn lower_priority() {
+    // SAFETY: setpriority on the calling thread (who = 0); no memory is passed.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
 }
 
 /// The name of journal file `seq`: `<basename>.NNNNNN`.
@@ -342,6 +411,9 @@ impl Journal {
             .store(g.get_u64(vars::INNODB_FLUSH_LOG_AT_TIMEOUT), r);
         s.use_fdatasync
             .store(g.get_bool(vars::INNODB_USE_FDATASYNC), r);
+        s.cache_size.store(g.get_u64(vars::BINLOG_CACHE_SIZE), r);
+        s.max_cache_size
+            .store(g.get_u64(vars::MAX_BINLOG_CACHE_SIZE), r);
     }
 
     /// What a commit submitted now waits for.
@@ -378,7 +450,7 @@ impl Journal {
     /// durable as `ack` asks and — for a transaction — published.
     pub fn submit(
         &self,
-        buf: EventBuf,
+        what: Finished,
         txn: Option<Arc<TxnShared>>,
         ack: Ack,
     ) -> oneshot::Receiver<Result<(), MyError>> {
@@ -395,8 +467,13 @@ impl Journal {
             )));
             return rx;
         }
+        let (buf, spill) = match what {
+            Finished::Memory(buf) => (buf, None),
+            Finished::File(s) => (self.new_buffer(), Some(s)),
+        };
         q.items.push(Work::Commit(Commit {
             buf,
+            spill,
             txn,
             ack,
             reply: Some(tx),
@@ -498,15 +575,22 @@ impl Journal {
         Ok(gone.len())
     }
 
-    /// Write the header of file `seq`, fsync it, then add it to the index.
-    fn create_file(&self, seq: u32) -> Result<Active, String> {
-        let path = self.path_of(seq);
+    fn open_options(&self) -> OpenOptions {
         let mut opts = OpenOptions::new();
-        opts.read(true).write(true).create(true).truncate(true);
+        opts.read(true).write(true);
         if self.flush_method == FlushMethod::ODsync {
             opts.custom_flags(libc::O_DSYNC);
         }
-        let mut file = opts
+        opts
+    }
+
+    /// Write the header of file `seq`, fsync it, then add it to the index.
+    fn create_file(&self, seq: u32) -> Result<Active, String> {
+        let path = self.path_of(seq);
+        let mut file = self
+            .open_options()
+            .create(true)
+            .truncate(true)
             .open(&path)
             .map_err(|e| io_error("Can't create file", &path, &e))?;
         let checksum = self.checksums();
@@ -577,6 +661,33 @@ impl Journal {
         *self.written.lock() = LogPos {
             file: a.seq,
             offset: a.pos,
+        };
+        Ok(())
+    }
+
+    /// Make a large transaction's spill file (synced by its session) the next file of the
+    /// log: rotate as usual, then rename it over the new file (see [`super::cache`]).
+    fn adopt(&self, a: &mut Active, spill: &mut Spill) -> Result<(), String> {
+        self.rotate(a)?;
+        let path = self.path_of(a.seq);
+        std::fs::rename(spill.path(), &path)
+            .and_then(|_| sync_dir(&self.dir))
+            .map_err(|e| io_error("Error writing file", &path, &e))?;
+        spill.keep();
+        let file = self
+            .open_options()
+            .open(&path)
+            .map_err(|e| io_error("Can't open file", &path, &e))?;
+        *a = Active {
+            seq: a.seq,
+            file,
+            pos: spill.file_len(),
+            checksum: spill.has_checksums(),
+            unsynced: false,
+            groups_since_sync: 0,
+            last_sync: Instant::now(),
+            end: spill.file_len(),
+            last_group_sync: None,
         };
         Ok(())
     }
@@ -746,11 +857,21 @@ impl Journal {
         };
         let mut result = Ok(());
         // Mode 0: the leading entries that need no write are published now.
-        let early = entries.iter().take_while(|e| e.ack == Ack::Publish).count();
+        let early = entries
+            .iter()
+            .take_while(|e| e.ack == Ack::Publish && e.spill.is_none())
+            .count();
         out.clear();
         let max_size = self.settings.max_size.load(Ordering::Relaxed).max(4096);
         let mut bytes = 0u64;
         for e in entries.iter_mut() {
+            if let Some(spill) = e.spill.as_mut() {
+                if result.is_ok() {
+                    result = self.flush_out(a, out).and_then(|_| self.adopt(a, spill));
+                }
+                bytes += spill.events_len();
+                continue;
+            }
             if (a.pos >= max_size || e.buf.has_checksums() != a.checksum) && result.is_ok() {
                 result = self.flush_out(a, out).and_then(|_| self.rotate(a));
             }

@@ -6,6 +6,7 @@ use super::Ctx;
 use crate::config::vars;
 use crate::error::code;
 use crate::error::{MyError, Result};
+use crate::journal::cache::{ADOPT_MIN, Cache, Finished};
 use crate::journal::events::EventBuf;
 use crate::journal::events::{OPTION_NO_FOREIGN_KEY_CHECKS, OPTION_RELAXED_UNIQUE_CHECKS};
 use crate::journal::events::{OPTION_NOT_AUTOCOMMIT, QueryContext};
@@ -16,6 +17,7 @@ use crate::sql::utility::Outcome;
 use crate::sql::value::Value;
 use crate::storage::txn::Txn;
 use crate::storage::txn::TxnShared;
+use std::sync::Arc;
 
 /// Session settings the journal records, refreshed with the other cached variables.
 #[derive(Clone, Debug, Default)]
@@ -89,26 +91,44 @@ impl Ctx {
             self.server.storage.txns.publish(&txn.shared);
             return Ok(txn);
         };
-        let mut buf = journal.new_buffer();
         let ts = self.statement_unix_secs();
-        crate::journal::txn::encode(
-            &mut buf,
-            ts,
-            &self.query_context(),
-            &txn.writes,
-            txn.id(),
-            self.binlog.minimal,
-        );
-        match self
-            .submit(&journal, buf, ts, Some(txn.shared.clone()))
-            .await
-        {
+        let mut cache = self.cache(&journal, ts);
+        let ctx = self.query_context();
+        let encode = || {
+            crate::journal::txn::encode(
+                &mut cache,
+                ts,
+                &ctx,
+                &txn.writes,
+                txn.id(),
+                self.binlog.minimal,
+            )?;
+            ready(cache)
+        };
+
+        // A large transaction is encoded (and its spill file written and synced) as bulk work.
+        let ready = if is_large(&txn) {
+            super::threads::bulk(encode)
+        } else {
+            encode()
+        };
+        let result = match ready {
+            Ok(what) => self.submit(&journal, what, Some(txn.shared.clone())).await,
+            Err(e) => Err(e),
+        };
+        match result {
             Ok(()) => Ok(txn),
             Err(e) => {
                 self.server.storage.rollback(txn);
                 Err(e)
             }
         }
+    }
+
+    /// A binlog cache for this session's next transaction or statement.
+    fn cache(&self, journal: &Arc<Journal>, ts: u32) -> Cache {
+        let private = (self.binlog.private && journal.exposed).then_some(ts);
+        Cache::new(journal, self.conn_id, private)
     }
 
     /// FLUSH BINARY LOGS: close the current file and start the next.
@@ -187,27 +207,46 @@ impl Ctx {
         let Some(journal) = self.server.journal.get().cloned() else {
             return Ok(());
         };
-        let mut buf = journal.new_buffer();
         let ts = self.statement_unix_secs();
-        buf.query(ts, &self.query_context(), text);
-        self.submit(&journal, buf, ts, None).await
+        let mut cache = self.cache(&journal, ts);
+        cache.buf.query(ts, &self.query_context(), text);
+        cache.event_done()?;
+        let what = ready(cache)?;
+        self.submit(&journal, what, None).await
     }
 
     /// Hand an encoded transaction or statement to the journal writer and wait for its
-    /// reply; with `sql_log_bin=0` it goes as a private event (see `journal::events`).
+    /// reply.
     async fn submit(
         &self,
         journal: &Journal,
-        mut buf: EventBuf,
-        ts: u32,
-        txn: Option<std::sync::Arc<TxnShared>>,
+        what: Finished,
+        txn: Option<Arc<TxnShared>>,
     ) -> Result<()> {
-        if self.binlog.private && journal.exposed {
-            buf = buf.into_private(ts);
-        }
         journal
-            .submit(buf, txn, journal.ack_mode())
+            .submit(what, txn, journal.ack_mode())
             .await
             .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")))
+    }
+}
+
+/// A transaction with at least this many changes is encoded and finalized as bulk work, at
+/// a lower priority than sessions (see [`super::threads::bulk`]).
+pub(super) fn is_large(txn: &Txn) -> bool {
+    txn.writes.len() >= 10_000
+}
+
+/// A finished cache as the writer takes it: a spill too small to adopt is read back, a
+/// larger one is made durable here, outside the writer (see `journal::cache`).
+fn ready(cache: Cache) -> Result<Finished> {
+    match cache.finish()? {
+        Finished::File(s) if s.events_len() < ADOPT_MIN => Ok(Finished::Memory(
+            EventBuf::from_events(s.read_events()?, s.server_id(), s.has_checksums()),
+        )),
+        Finished::File(s) => {
+            s.sync()?;
+            Ok(Finished::File(s))
+        }
+        m => Ok(m),
     }
 }

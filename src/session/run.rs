@@ -324,7 +324,12 @@ impl Ctx {
             } else {
                 txn
             };
-            self.server.storage.finalize(txn);
+            if super::commit::is_large(&txn) {
+                let storage = &self.server.storage;
+                super::threads::bulk(|| storage.finalize(txn));
+            } else {
+                self.server.storage.finalize(txn);
+            }
         }
         self.snapshot_slot.clear();
         Ok(())

@@ -51,6 +51,31 @@ pub fn blocking<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
+/// Runs `f` on a thread of its own at a lower priority (see
+/// [`crate::journal::writer::lower_priority`]) and waits for it, as blocking work: for the
+/// CPU-heavy parts of a large transaction's commit, so that other sessions' small commits
+/// keep their share of the CPU. If no thread can be started, `f` runs here.
+pub fn bulk<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let job = parking_lot::Mutex::new(Some(f));
+    let out = blocking(|| {
+        std::thread::scope(|s| {
+            let h = std::thread::Builder::new()
+                .name("quire-bulk".into())
+                .spawn_scoped(s, || {
+                    crate::journal::writer::lower_priority();
+                    job.lock().take().map(|f| f())
+                })
+                .ok()?;
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        })
+    });
+    match (out, job.into_inner()) {
+        (Some(r), _) => r,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("a bulk job that ran returned its result"),
+    }
+}
+
 /// Running on a worker of the shared multi-threaded runtime (not a connection's own thread).
 pub fn on_shared_pool() -> bool {
     tokio::runtime::Handle::try_current()

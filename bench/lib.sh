@@ -1,0 +1,29 @@
+# Sourced by the bench scripts: $shared (../shared/bench), $tmp (a scratch directory), and
+# start_quire / start_mariadb; at exit every server started is stopped and $tmp removed.
+shared=$(realpath "$(dirname "$0")/../../shared/bench")
+tmp=$(mktemp -d /tmp/quire-bench.XXXXXX)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+  "$shared/mariadb.sh" stop "$tmp/mdb" >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# start_quire PORT DIR [OPTIONS...]: Quire from target/release with user sb/sb (all
+# privileges) and an empty database sbtest.
+start_quire() {
+  local port=$1 dir=$2; shift 2
+  target/release/quire --datadir="$dir" --port="$port" "$@" >"$dir.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 50); do mariadb -h127.0.0.1 -P"$port" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
+  mariadb -h127.0.0.1 -P"$port" -uroot -e "CREATE USER sb@'%' IDENTIFIED BY 'sb';
+    GRANT ALL ON *.* TO sb@'%'; CREATE DATABASE sbtest;"
+}
+
+# start_mariadb PORT [MARIADBD OPTIONS...]: the private MariaDB in $tmp/mdb (user sb/sb,
+# database sbtest; see ../shared/bench/mariadb.sh).
+start_mariadb() {
+  local port=$1; shift
+  "$shared/mariadb.sh" start "$tmp/mdb" "$port" "$@" >/dev/null
+}
