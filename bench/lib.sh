@@ -1,6 +1,6 @@
 # Sourced by the bench scripts: $shared (../shared/bench), $tmp (a scratch directory), and
 # start_quire / start_mariadb; at exit every server started is stopped and $tmp removed.
-shared=$(realpath "$(dirname "$0")/../../shared/bench")
+shared=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../../shared/bench")
 tmp=$(mktemp -d /tmp/quire-bench.XXXXXX)
 pids=()
 cleanup() {

@@ -21,6 +21,10 @@ fn main() {
         Ok(Startup::Help) => print!("{}", options::help_text()),
         Ok(Startup::Version) => println!("{}", options::version_text()),
         Ok(Startup::Run(opts)) => {
+            // A write past the file size limit (RLIMIT_FSIZE) must fail with EFBIG, which the
+            // journal reports (commits refused, reads go on), not kill the server.
+            // SAFETY: installing SIG_IGN for one signal before any thread starts.
+            unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
             for w in &opts.warnings {
                 eprintln!("quire: [Warning] {w}");
             }

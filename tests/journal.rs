@@ -1192,3 +1192,65 @@ fn large_transactions_spill_to_their_own_files() {
         "the private rows reached MariaDB"
     );
 }
+
+/// I/O errors (`journal::writer`, "Failures"): when a journal write fails — here the file
+/// size limit (RLIMIT_FSIZE) makes growing the file fail with EFBIG — the commit that needed
+/// it and every later one get error 1598 and are rolled back, reads go on, and after a
+/// restart everything acknowledged is there and nothing else.
+#[test]
+fn a_failed_journal_write_refuses_commits_and_keeps_serving_reads() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    {
+        let mut c = server.mysql_conn();
+        c.query_drop("CREATE DATABASE io").unwrap();
+        c.query_drop("CREATE TABLE io.t (id INT PRIMARY KEY, v LONGTEXT)")
+            .unwrap();
+    }
+    server.set_file_size_limit(Some(6 << 20));
+    server.restart();
+    let mut c = server.mysql_conn();
+    let mut acked = Vec::new();
+    let mut failed = None;
+    for id in 1..200u32 {
+        match c.query_drop(format!(
+            "INSERT INTO io.t VALUES ({id}, REPEAT('x', 100000))"
+        )) {
+            Ok(()) => acked.push(id),
+            Err(e) => {
+                failed = Some((id, e.to_string()));
+                break;
+            }
+        }
+    }
+    let (bad, why) = failed.expect("the journal outgrew the file size limit");
+    assert!(
+        why.contains("1598") && why.contains("File too large"),
+        "{why}"
+    );
+    // Later commits are refused too; reads are served and see exactly what was acknowledged.
+    let e = c
+        .query_drop("INSERT INTO io.t VALUES (1000, 'small')")
+        .unwrap_err();
+    assert!(e.to_string().contains("1598"), "{e}");
+    let ids: Vec<u32> = c.query("SELECT id FROM io.t ORDER BY id").unwrap();
+    assert_eq!(ids, acked);
+    drop(c);
+    server.assert_alive("after the failed writes");
+
+    server.kill();
+    server.set_file_size_limit(None);
+    server.restart();
+    let mut c = server.mysql_conn();
+    let ids: Vec<u32> = c.query("SELECT id FROM io.t ORDER BY id").unwrap();
+    assert_eq!(
+        ids, acked,
+        "after restart: the acknowledged rows, not {bad}"
+    );
+    c.query_drop("INSERT INTO io.t VALUES (1000, 'small')")
+        .unwrap();
+    drop(c);
+    server.stop();
+}

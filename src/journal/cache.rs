@@ -158,11 +158,7 @@ pub struct Spill {
 fn spill_error(path: &Path, e: std::io::Error) -> MyError {
     MyError::new(
         code::ER_ERROR_ON_WRITE,
-        format!(
-            "Error writing file '{}' (errno: {} - {e})",
-            path.display(),
-            e.raw_os_error().unwrap_or(0)
-        ),
+        super::writer::io_error("Error writing file", path, &e),
     )
 }
 

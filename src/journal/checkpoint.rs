@@ -116,7 +116,7 @@ pub enum Record<'a> {
 pub struct Image {
     pub pos: LogPos,
     pub taken_unix: u64,
-    data: Vec<u8>,
+    data: super::decode::FileBytes,
 }
 
 fn le_u16(b: &[u8]) -> usize {
@@ -134,7 +134,7 @@ fn le_u64(b: &[u8]) -> u64 {
 impl Image {
     /// Read and check checkpoint `no`.
     pub fn read(dir: &Path, no: u32) -> Result<Image, String> {
-        let data = std::fs::read(dir.join(file_name(no))).map_err(|e| e.to_string())?;
+        let data = super::decode::map_file(&dir.join(file_name(no))).map_err(|e| e.to_string())?;
         if data.len() < HEADER_LEN + 4 || &data[..8] != MAGIC {
             return Err("not a checkpoint (bad magic or too short)".into());
         }

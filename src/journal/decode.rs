@@ -247,6 +247,36 @@ pub struct QueryEvent<'a> {
     pub sql_mode: u64,
 }
 
+/// A whole file, read-only: mapped (its pages come from the page cache as they are read, and
+/// pages never read are never loaded), or empty.
+pub enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Empty,
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(m) => m,
+            FileBytes::Empty => &[],
+        }
+    }
+}
+
+/// Map `path` for reading. The file must not shrink while it is mapped (recovery and
+/// checkpoints read files nobody else writes).
+pub fn map_file(path: &std::path::Path) -> std::io::Result<FileBytes> {
+    let f = std::fs::File::open(path)?;
+    if f.metadata()?.len() == 0 {
+        return Ok(FileBytes::Empty);
+    }
+    // SAFETY: the mapping is read-only and private to this process; recovery and checkpoint
+    // loading are the only users of these files while they are mapped, and they cut a file
+    // only after they are done reading the part that goes.
+    unsafe { memmap2::Mmap::map(&f) }.map(FileBytes::Mapped)
+}
+
 pub fn query(body: &[u8]) -> R<QueryEvent<'_>> {
     let mut c = Cur::new(body);
     let thread_id = c.le(4)? as u32;

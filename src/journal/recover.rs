@@ -623,8 +623,8 @@ async fn replay_files(
         let seq = index[k];
         let name = file_name(basename, seq);
         let path = dir.join(&name);
-        let skip = if seq == from.file { from.offset } else { 0 };
-        let data = read_from(&path, skip).map_err(|e| format!("'{}': {e}", path.display()))?;
+        // Mapped: the part before the checkpoint's position is never read.
+        let data = decode::map_file(&path).map_err(|e| format!("'{}': {e}", path.display()))?;
         let is_last = k + 1 == index.len();
         let mut events = match Events::new(&data) {
             Ok(e) => e,
@@ -726,31 +726,6 @@ async fn replay_files(
         clear_in_use(&dir.join(file_name(basename, *last)))?;
     }
     Ok(())
-}
-
-/// A file's bytes, except that those between its first event (the Format_description) and
-/// `skip` are left zero and not read: replay after a checkpoint starts there. (The buffer
-/// comes zeroed from the allocator; pages never written are never touched.)
-fn read_from(path: &Path, skip: u64) -> std::io::Result<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
-    if skip == 0 {
-        return std::fs::read(path);
-    }
-    let f = std::fs::File::open(path)?;
-    let len = f.metadata()?.len() as usize;
-    let mut data = vec![0u8; len];
-    let head = len.min(4 + 19);
-    f.read_exact_at(&mut data[..head], 0)?;
-    if head == 4 + 19 {
-        let fde_end = (4 + event_size(&data[4..]))
-            .min(len)
-            .min(skip as usize)
-            .max(head);
-        f.read_exact_at(&mut data[head..fde_end], head as u64)?;
-    }
-    let skip = (skip as usize).min(len);
-    f.read_exact_at(&mut data[skip..], skip as u64)?;
-    Ok(data)
 }
 
 /// Cut `path` at `at` (the start of the first incomplete transaction or bad event).

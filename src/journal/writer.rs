@@ -230,9 +230,13 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
-fn io_error(what: &str, path: &Path, e: &std::io::Error) -> String {
+/// `<what> '<path>' (OS errno N - text)`, as MySQL words a failed file operation.
+pub fn io_error(what: &str, path: &Path, e: &std::io::Error) -> String {
+    let text = e.to_string();
+    // std appends " (os error N)" to the OS's text.
+    let text = text.split(" (os error").next().unwrap_or_default();
     format!(
-        "{what} '{}' (errno: {} - {e})",
+        "{what} '{}' (OS errno {} - {text})",
         path.display(),
         e.raw_os_error().unwrap_or(0)
     )

@@ -378,6 +378,8 @@ pub struct TestServer {
     port: u16,
     /// Bytes of the stderr log already seen by earlier starts (restart appends).
     log_offset: u64,
+    /// RLIMIT_FSIZE for the next start (writes past it fail with EFBIG).
+    file_size_limit: Option<u64>,
 }
 
 impl TestServer {
@@ -409,6 +411,7 @@ impl TestServer {
             child: None,
             port: 0,
             log_offset: 0,
+            file_size_limit: None,
         };
         if target == Target::MariaDb {
             let template = mariadb_template();
@@ -428,6 +431,12 @@ impl TestServer {
     /// Options for the next start (replacing those given at the first).
     pub fn set_extra_args(&mut self, args: &[&str]) {
         self.extra_args = args.iter().map(|s| s.to_string()).collect();
+    }
+
+    /// Limit the size of every file the server writes (RLIMIT_FSIZE) from its next start on:
+    /// a way to make its writes fail with an I/O error (EFBIG). None: no limit.
+    pub fn set_file_size_limit(&mut self, bytes: Option<u64>) {
+        self.file_size_limit = bytes;
     }
 
     /// The server's temporary directory (holds `data/`, the socket and `server.stderr`).
@@ -530,6 +539,21 @@ impl TestServer {
             .expect("open server.stderr");
         self.log_offset = log.metadata().map(|m| m.len()).unwrap_or(0);
         let mut cmd = self.command();
+        if let Some(limit) = self.file_size_limit {
+            // SAFETY: only setrlimit (async-signal-safe) between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let r = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: libc::RLIM_INFINITY,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &r) != 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
         let shown = format!("{cmd:?}");
         cmd.stdin(Stdio::null())
             .stdout(log.try_clone().expect("dup log"))
