@@ -1,4 +1,5 @@
-//! The `quire` binary: the server (default) and, later, tool subcommands.
+//! The `quire` binary: the server (default), and `quire binlog FILE…` (see
+//! `quire::journal::reader`).
 
 use quire::config::options::{self, Startup};
 use quire::config::{GlobalVars, vars};
@@ -12,6 +13,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("binlog") {
+        std::process::exit(quire::journal::reader::main(&args[1..]));
+    }
     match options::parse(&args) {
         Err(e) => {
             eprintln!("quire: [ERROR] {e}");

@@ -475,12 +475,12 @@ pub fn row_image(c: &mut Cur, present: &[bool], types: &[SqlType]) -> R<Vec<Opti
     Ok(out)
 }
 
-fn sign_extend(x: u64, bytes: usize) -> i64 {
+pub(super) fn sign_extend(x: u64, bytes: usize) -> i64 {
     let shift = 64 - 8 * bytes as u32;
     ((x << shift) as i64) >> shift
 }
 
-fn get_fraction(c: &mut Cur, fsp: u8) -> R<u32> {
+pub(super) fn get_fraction(c: &mut Cur, fsp: u8) -> R<u32> {
     Ok(match fsp {
         1 | 2 => c.be(1)? as u32 * 10_000,
         3 | 4 => c.be(2)? as u32 * 100,
@@ -598,7 +598,7 @@ pub fn get_value(c: &mut Cur, ty: &SqlType) -> R<Value> {
 }
 
 /// TIME2 back to signed microseconds (the inverse of the encoder's `put_time2`).
-fn get_time2(c: &mut Cur, fsp: u8) -> R<i64> {
+pub(super) fn get_time2(c: &mut Cur, fsp: u8) -> R<i64> {
     const INT_OFS: i64 = 0x80_0000;
     let hms = |packed_int: i64| {
         let a = packed_int.abs();

@@ -9,6 +9,7 @@
 //!   file that a large transaction's commit hands to the writer whole.
 //! - [`writer`]: the writer thread — group commit, the flush policies, rotation, the index.
 //! - [`decode`]: reading files back (recovery, `quire binlog`, SHOW BINLOG EVENTS).
+//! - [`reader`]: `quire binlog FILE…`, which prints files as `mysqlbinlog -v` does.
 //! - [`recover`]: start-up — cut a torn tail, replay the journal into the tables.
 //! - [`sqlview`]: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS.
 
@@ -16,6 +17,7 @@ pub mod cache;
 pub mod checkpoint;
 pub mod decode;
 pub mod events;
+pub mod reader;
 pub mod recover;
 pub mod sqlview;
 pub mod txn;
