@@ -33,7 +33,8 @@
 //! ## Replay
 //!
 //! Start-up loads the newest valid checkpoint ([`super::checkpoint`]; an invalid one is set
-//! aside and the older one used) and replays the journal from the position it names; files
+//! aside and the older one used: its catalog in order, its rows on every core) and replays
+//! the journal from the position it names; files
 //! before that position are not read, and may be gone. Without a checkpoint the journal must
 //! start at file 1.
 //!
@@ -375,8 +376,9 @@ impl Replay {
     /// into the tables. Returns the number of rows.
     async fn load(&mut self, img: &Image) -> Result<u64, String> {
         let cts = self.server.storage.txns.visible_ts();
-        let mut table: Option<(Arc<Table>, Vec<SqlType>, Vec<bool>)> = None;
-        let mut rows = 0;
+        // The catalog first, in order; the rows' chunks are collected to be loaded after.
+        let mut tables: Vec<(Arc<Table>, Vec<SqlType>, Vec<bool>)> = Vec::new();
+        let mut chunks: Vec<(usize, &[u8])> = Vec::new();
         for rec in img.records() {
             match rec {
                 Record::Database(sql) => self.run_ddl(None, sql).await?,
@@ -391,26 +393,52 @@ impl Replay {
                     let types: Vec<SqlType> =
                         t.binlog_columns.iter().map(|(ty, _)| ty.clone()).collect();
                     let present = vec![true; types.len()];
-                    table = Some((t, types, present));
+                    tables.push((t, types, present));
                 }
                 Record::Rows(bytes) => {
-                    let (t, types, present) = table
-                        .as_ref()
-                        .ok_or_else(|| "rows before any table".to_string())?;
-                    let mut cur = decode::Cur::new(bytes);
-                    while !cur.rest().is_empty() {
-                        let row: Row = decode::row_image(&mut cur, present, types)
-                            .map_err(|f| format!("`{}`: {f}", t.name()))?
-                            .into_iter()
-                            .map(|v| v.unwrap_or(Value::Null))
-                            .collect();
-                        t.load_committed(row, cts).map_err(Self::storage_err)?;
-                        rows += 1;
+                    if tables.is_empty() {
+                        return Err("rows before any table".to_string());
                     }
+                    chunks.push((tables.len() - 1, bytes));
                 }
             }
         }
-        Ok(rows)
+        // Rows go in on every core: chunks are independent (distinct keys; tables and their
+        // indexes take concurrent inserts), and most of the time is spent allocating them.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let load_chunks = || -> Result<u64, String> {
+            let mut rows = 0;
+            loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((ti, bytes)) = chunks.get(k) else {
+                    return Ok(rows);
+                };
+                let (t, types, present) = &tables[*ti];
+                let mut cur = decode::Cur::new(bytes);
+                while !cur.rest().is_empty() {
+                    let row: Row = decode::row_image(&mut cur, present, types)
+                        .map_err(|f| format!("`{}`: {f}", t.name()))?
+                        .into_iter()
+                        .map(|v| v.unwrap_or(Value::Null))
+                        .collect();
+                    t.load_committed(row, cts).map_err(Self::storage_err)?;
+                    rows += 1;
+                }
+            }
+        };
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8);
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..workers).map(|_| s.spawn(load_chunks)).collect();
+            let mut total = load_chunks()?;
+            for h in helpers {
+                total += h
+                    .join()
+                    .map_err(|_| "a checkpoint loader failed".to_string())??;
+            }
+            Ok(total)
+        })
     }
 
     /// Run a DDL statement in database `db` (recovery runs as root, results dropped).
