@@ -122,7 +122,8 @@ impl Cache {
         Ok(())
     }
 
-    /// The transaction is complete: in memory (wrapped if private) or in its spill file.
+    /// The transaction is complete: as the writer takes it — in memory (wrapped if private;
+    /// a spill smaller than [`ADOPT_MIN`] is read back), or its spill file, synced.
     pub fn finish(mut self) -> Result<Finished> {
         let Some(mut s) = self.spill.take() else {
             return Ok(Finished::Memory(match self.private {
@@ -132,8 +133,16 @@ impl Cache {
         };
         s.append(&mut self.buf)?;
         if let Some(ts) = self.private {
-            s.close_wrapper(ts, self.journal.server_id)?;
+            s.close_wrapper(ts)?;
         }
+        if s.events_len() < ADOPT_MIN {
+            return Ok(Finished::Memory(EventBuf::from_events(
+                s.read_events()?,
+                s.server_id,
+                s.checksum,
+            )));
+        }
+        s.sync()?;
         Ok(Finished::File(s))
     }
 }
@@ -214,10 +223,6 @@ impl Spill {
         self.checksum
     }
 
-    pub fn server_id(&self) -> u32 {
-        self.server_id
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -250,12 +255,12 @@ impl Spill {
     }
 
     /// Private: write the wrapper's header and checksum around the events.
-    fn close_wrapper(&mut self, timestamp: u32, server_id: u32) -> Result<()> {
+    fn close_wrapper(&mut self, timestamp: u32) -> Result<()> {
         let Some(inner) = self.inner_crc.take() else {
             return Ok(());
         };
         let end = self.len + if self.checksum { 4 } else { 0 };
-        let header = ignorable_header(timestamp, server_id, self.start, end);
+        let header = ignorable_header(timestamp, self.server_id, self.start, end);
         let err = |e| spill_error(&self.path, e);
         if self.checksum {
             let mut h = crc32fast::Hasher::new();
@@ -272,14 +277,14 @@ impl Spill {
     }
 
     /// Make the file durable (before it is adopted).
-    pub fn sync(&self) -> Result<()> {
+    fn sync(&self) -> Result<()> {
         self.file
             .sync_data()
             .map_err(|e| spill_error(&self.path, e))
     }
 
     /// The events, read back (a spill too small to adopt).
-    pub fn read_events(&self) -> Result<Vec<u8>> {
+    fn read_events(&self) -> Result<Vec<u8>> {
         let mut v = vec![0u8; self.events_len() as usize];
         self.file
             .read_exact_at(&mut v, self.start)

@@ -520,8 +520,7 @@ pub fn get_value(c: &mut Cur, ty: &SqlType) -> R<Value> {
             let max = (*len)
                 .saturating_mul(ty.collation().charset().max_len())
                 .min(0xFFFF);
-            let n = if max > 255 { c.le(2)? } else { c.le(1)? } as usize;
-            Value::bytes(c.take(n)?)
+            Value::bytes(get_string(c, max)?)
         }
         T::Text { size, .. } | T::Blob { size } => {
             let n = c.le(super::events::blob_pack_len(*size) as usize)? as usize;
@@ -531,28 +530,8 @@ pub fn get_value(c: &mut Cur, ty: &SqlType) -> R<Value> {
             let n = c.le(4)? as usize;
             Value::bytes(c.take(n)?)
         }
-        T::Date => {
-            let x = c.le(3)? as u32;
-            Value::Date(DateTime {
-                year: (x >> 9) as u16,
-                month: ((x >> 5) & 15) as u8,
-                day: (x & 31) as u8,
-                ..DateTime::ZERO
-            })
-        }
-        T::DateTime { fsp } => {
-            let x = c.be(5)?;
-            let ym = (x >> 22) & 0x1FFFF;
-            Value::DateTime(DateTime {
-                year: (ym / 13) as u16,
-                month: (ym % 13) as u8,
-                day: ((x >> 17) & 31) as u8,
-                hour: ((x >> 12) & 31) as u8,
-                minute: ((x >> 6) & 63) as u8,
-                second: (x & 63) as u8,
-                micro: get_fraction(c, *fsp)?,
-            })
-        }
+        T::Date => Value::Date(get_date(c)?),
+        T::DateTime { fsp } => Value::DateTime(get_datetime2(c, *fsp)?),
         T::Timestamp { fsp } => {
             let secs = c.be(4)? as i64;
             let micro = get_fraction(c, *fsp)?;
@@ -594,6 +573,39 @@ pub fn get_value(c: &mut Cur, ty: &SqlType) -> R<Value> {
             Value::from_string(members.join(","))
         }
         T::Bit { len } => Value::UInt(c.be((*len as usize).div_ceil(8).clamp(1, 8))?),
+    })
+}
+
+/// A CHAR/VARCHAR/BINARY/VARBINARY value of at most `max` bytes: its length (1 byte, 2 if
+/// `max` > 255), then the bytes.
+pub(super) fn get_string<'a>(c: &mut Cur<'a>, max: u32) -> R<&'a [u8]> {
+    let n = if max > 255 { c.le(2)? } else { c.le(1)? } as usize;
+    c.take(n)
+}
+
+/// DATE: 3 bytes LE, year×512 + month×32 + day.
+pub(super) fn get_date(c: &mut Cur) -> R<DateTime> {
+    let x = c.le(3)? as u32;
+    Ok(DateTime {
+        year: (x >> 9) as u16,
+        month: ((x >> 5) & 15) as u8,
+        day: (x & 31) as u8,
+        ..DateTime::ZERO
+    })
+}
+
+/// DATETIME2 with `fsp` fractional digits.
+pub(super) fn get_datetime2(c: &mut Cur, fsp: u8) -> R<DateTime> {
+    let x = c.be(5)?;
+    let ym = (x >> 22) & 0x1FFFF;
+    Ok(DateTime {
+        year: (ym / 13) as u16,
+        month: (ym % 13) as u8,
+        day: ((x >> 17) & 31) as u8,
+        hour: ((x >> 12) & 31) as u8,
+        minute: ((x >> 6) & 63) as u8,
+        second: (x & 63) as u8,
+        micro: get_fraction(c, fsp)?,
     })
 }
 

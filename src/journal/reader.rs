@@ -363,35 +363,27 @@ fn value(c: &mut Cur, code: u8, meta: &[u8]) -> Result<String, decode::Fault> {
             } else {
                 b1
             };
-            let n = if len > 255 { c.le(2)? } else { c.le(1)? } as usize;
-            quoted(c.take(n)?)
+            quoted(decode::get_string(c, len as u32)?)
         }
-        15 => {
-            let len = u16::from_le_bytes([m(0), m(1)]);
-            let n = if len > 255 { c.le(2)? } else { c.le(1)? } as usize;
-            quoted(c.take(n)?)
-        }
+        15 => quoted(decode::get_string(
+            c,
+            u16::from_le_bytes([m(0), m(1)]) as u32,
+        )?),
         252 => {
             let n = c.le(m(0).clamp(1, 4) as usize)? as usize;
             quoted(c.take(n)?)
         }
         10 => {
-            let x = c.le(3)?;
-            format!("'{:04}:{:02}:{:02}'", x >> 9, (x >> 5) & 15, x & 31)
+            let d = decode::get_date(c)?;
+            format!("'{:04}:{:02}:{:02}'", d.year, d.month, d.day)
         }
         18 => {
-            let x = c.be(5)?;
-            let ym = (x >> 22) & 0x1FFFF;
+            let d = decode::get_datetime2(c, m(0))?;
             let mut s = format!(
                 "'{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-                ym / 13,
-                ym % 13,
-                (x >> 17) & 31,
-                (x >> 12) & 31,
-                (x >> 6) & 63,
-                x & 63
+                d.year, d.month, d.day, d.hour, d.minute, d.second
             );
-            push_fraction(&mut s, decode::get_fraction(c, m(0))?, m(0));
+            push_fraction(&mut s, d.micro, m(0));
             s.push('\'');
             s
         }

@@ -153,10 +153,8 @@ pub enum Control {
 
 /// A commit (or DDL statement) waiting for the writer.
 struct Commit {
-    buf: EventBuf,
-    /// A large transaction in its own file, to adopt (then `buf` is empty; see
-    /// [`super::cache`]).
-    spill: Option<Spill>,
+    /// Its events, or a large transaction's file to adopt (see [`super::cache`]).
+    what: Finished,
     /// The transaction to publish once durable (None: DDL).
     txn: Option<Arc<TxnShared>>,
     ack: Ack,
@@ -186,11 +184,28 @@ struct Active {
     groups_since_sync: u64,
     last_sync: Instant,
     /// The file's length on disk: `pos..end` is the filler (see [`Journal::flush_out`]);
-    /// 0 before the first group.
+    /// `pos` while the file has none yet.
     end: u64,
     /// The last group's fsync: when it ended, how long it took, whether commits were
     /// queued when it ended (see [`Journal::pace`]).
     last_group_sync: Option<(Instant, Duration, bool)>,
+}
+
+impl Active {
+    /// File `seq`, `len` bytes of log long (no filler yet), just synced.
+    fn new(seq: u32, file: File, len: u64, checksum: bool) -> Active {
+        Active {
+            seq,
+            file,
+            pos: len,
+            checksum,
+            unsynced: false,
+            groups_since_sync: 0,
+            last_sync: Instant::now(),
+            end: len,
+            last_group_sync: None,
+        }
+    }
 }
 
 pub struct Journal {
@@ -471,13 +486,8 @@ impl Journal {
             )));
             return rx;
         }
-        let (buf, spill) = match what {
-            Finished::Memory(buf) => (buf, None),
-            Finished::File(s) => (self.new_buffer(), Some(s)),
-        };
         q.items.push(Work::Commit(Commit {
-            buf,
-            spill,
+            what,
             txn,
             ack,
             reply: Some(tx),
@@ -611,17 +621,7 @@ impl Journal {
         self.write_index(&next)
             .map_err(|e| io_error("Error writing file", &self.index_path(), &e))?;
         *index = next;
-        Ok(Active {
-            seq,
-            file,
-            pos: bytes.len() as u64,
-            checksum,
-            unsynced: false,
-            groups_since_sync: 0,
-            last_sync: Instant::now(),
-            end: 0,
-            last_group_sync: None,
-        })
+        Ok(Active::new(seq, file, bytes.len() as u64, checksum))
     }
 
     fn sync(&self, a: &mut Active) -> std::io::Result<()> {
@@ -682,17 +682,7 @@ impl Journal {
             .open_options()
             .open(&path)
             .map_err(|e| io_error("Can't open file", &path, &e))?;
-        *a = Active {
-            seq: a.seq,
-            file,
-            pos: spill.file_len(),
-            checksum: spill.has_checksums(),
-            unsynced: false,
-            groups_since_sync: 0,
-            last_sync: Instant::now(),
-            end: spill.file_len(),
-            last_group_sync: None,
-        };
+        *a = Active::new(a.seq, file, spill.file_len(), spill.has_checksums());
         Ok(())
     }
 
@@ -863,26 +853,29 @@ impl Journal {
         // Mode 0: the leading entries that need no write are published now.
         let early = entries
             .iter()
-            .take_while(|e| e.ack == Ack::Publish && e.spill.is_none())
+            .take_while(|e| e.ack == Ack::Publish && matches!(e.what, Finished::Memory(_)))
             .count();
         out.clear();
         let max_size = self.settings.max_size.load(Ordering::Relaxed).max(4096);
         let mut bytes = 0u64;
         for e in entries.iter_mut() {
-            if let Some(spill) = e.spill.as_mut() {
-                if result.is_ok() {
-                    result = self.flush_out(a, out).and_then(|_| self.adopt(a, spill));
+            let buf = match &mut e.what {
+                Finished::File(spill) => {
+                    if result.is_ok() {
+                        result = self.flush_out(a, out).and_then(|_| self.adopt(a, spill));
+                    }
+                    bytes += spill.events_len();
+                    continue;
                 }
-                bytes += spill.events_len();
-                continue;
-            }
-            if (a.pos >= max_size || e.buf.has_checksums() != a.checksum) && result.is_ok() {
+                Finished::Memory(buf) => buf,
+            };
+            if (a.pos >= max_size || buf.has_checksums() != a.checksum) && result.is_ok() {
                 result = self.flush_out(a, out).and_then(|_| self.rotate(a));
             }
-            e.buf.place(a.pos);
-            a.pos += e.buf.len() as u64;
-            bytes += e.buf.len() as u64;
-            out.extend_from_slice(&e.buf.bytes);
+            buf.place(a.pos);
+            a.pos += buf.len() as u64;
+            bytes += buf.len() as u64;
+            out.extend_from_slice(&buf.bytes);
             if out.len() >= 8 << 20 && result.is_ok() {
                 result = self.flush_out(a, out);
             }

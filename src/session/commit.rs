@@ -6,8 +6,7 @@ use super::Ctx;
 use crate::config::vars;
 use crate::error::code;
 use crate::error::{MyError, Result};
-use crate::journal::cache::{ADOPT_MIN, Cache, Finished};
-use crate::journal::events::EventBuf;
+use crate::journal::cache::{Cache, Finished};
 use crate::journal::events::{OPTION_NO_FOREIGN_KEY_CHECKS, OPTION_RELAXED_UNIQUE_CHECKS};
 use crate::journal::events::{OPTION_NOT_AUTOCOMMIT, QueryContext};
 use crate::journal::writer::{Control, Journal};
@@ -103,7 +102,7 @@ impl Ctx {
                 txn.id(),
                 self.binlog.minimal,
             )?;
-            ready(cache)
+            cache.finish()
         };
 
         // A large transaction is encoded (and its spill file written and synced) as bulk work.
@@ -211,7 +210,7 @@ impl Ctx {
         let mut cache = self.cache(&journal, ts);
         cache.buf.query(ts, &self.query_context(), text);
         cache.event_done()?;
-        let what = ready(cache)?;
+        let what = cache.finish()?;
         self.submit(&journal, what, None).await
     }
 
@@ -234,19 +233,4 @@ impl Ctx {
 /// a lower priority than sessions (see [`super::threads::bulk`]).
 pub(super) fn is_large(txn: &Txn) -> bool {
     txn.writes.len() >= 10_000
-}
-
-/// A finished cache as the writer takes it: a spill too small to adopt is read back, a
-/// larger one is made durable here, outside the writer (see `journal::cache`).
-fn ready(cache: Cache) -> Result<Finished> {
-    match cache.finish()? {
-        Finished::File(s) if s.events_len() < ADOPT_MIN => Ok(Finished::Memory(
-            EventBuf::from_events(s.read_events()?, s.server_id(), s.has_checksums()),
-        )),
-        Finished::File(s) => {
-            s.sync()?;
-            Ok(Finished::File(s))
-        }
-        m => Ok(m),
-    }
 }
