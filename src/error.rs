@@ -45,6 +45,8 @@ pub mod code {
     pub const ER_SERVER_SHUTDOWN: u16 = 1053;
     pub const ER_ERROR_ON_WRITE: u16 = 1026;
     pub const ER_UNKNOWN_TARGET_BINLOG: u16 = 1373;
+    pub const ER_FLUSH_MASTER_BINLOG_CLOSED: u16 = 1186;
+    pub const ER_RESET_MASTER_TO_VALUE_OUT_OF_RANGE: u16 = 3471;
     pub const ER_LOG_IN_USE: u16 = 1378;
     pub const ER_NO_BINARY_LOGGING: u16 = 1381;
     pub const ER_WARN_PURGE_LOG_IN_USE: u16 = 1867;

@@ -125,7 +125,9 @@ async fn open_journal(server: &Arc<Server>, datadir: &Path) -> Result<(), String
     let basename = g.get_string(vars::LOG_BIN_BASENAME);
     let method = g.get_string(vars::INNODB_FLUSH_METHOD);
     let method = writer::FlushMethod::from_name(&method).ok_or_else(|| {
-        format!("innodb_flush_method '{method}' is not supported (fsync, fdatasync, O_DSYNC)")
+        format!(
+            "innodb_flush_method '{method}' is not supported (fsync, fdatasync, O_DSYNC, O_DIRECT)"
+        )
     })?;
     let on_corruption = if g
         .get_string(vars::JOURNAL_RECOVERY)

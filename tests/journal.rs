@@ -395,6 +395,8 @@ fn skip_log_bin_hides_the_log_but_keeps_commits() {
     let mut c = server.mysql_conn();
     let e = c.query_drop("SHOW BINARY LOGS").unwrap_err();
     assert!(e.to_string().contains("1381"), "{e}");
+    let e = c.query_drop("RESET MASTER").unwrap_err();
+    assert!(e.to_string().contains("1186"), "{e}");
     let rows: Vec<mysql::Row> = c.query("SHOW MASTER STATUS").unwrap();
     assert!(rows.is_empty());
     let log_bin: Option<(String, String)> = c.query_first("SHOW VARIABLES LIKE 'log_bin'").unwrap();
@@ -1346,4 +1348,185 @@ fn quire_binlog_prints_like_mariadb_binlog_and_verifies_checksums() {
         err.contains(&format!("bad event at offset {txn_start}")) && err.contains("checksum"),
         "{err}"
     );
+}
+
+/// `innodb_flush_method=O_DIRECT`: groups of every size (inside a block, across blocks, past
+/// the preallocated 4 MB), a rotation, a crash: the files, filler included, verify with
+/// `quire binlog`, decode with `mariadb-binlog`, and a restart finds every acknowledged row.
+#[test]
+fn o_direct_writes_whole_blocks_and_loses_nothing() {
+    if !quire_with_mariadb_tools() {
+        return;
+    }
+    let mut server = TestServer::start_with(&["--innodb-flush-method=O_DIRECT"]);
+    let mut c = server.mysql_conn();
+    let method: Option<(String, String)> = c
+        .query_first("SHOW GLOBAL VARIABLES LIKE 'innodb_flush_method'")
+        .unwrap();
+    assert_eq!(method.unwrap().1, "O_DIRECT");
+    make_history(&mut c);
+    c.query_drop("CREATE TABLE j.blobs (id INT PRIMARY KEY, b MEDIUMBLOB)")
+        .unwrap();
+    // Sizes from a few bytes to 60 KB: groups end everywhere within their blocks.
+    let mut id = 0;
+    for round in 0..2 {
+        for n in [1usize, 7, 100, 3000, 4090, 4097, 9000, 20_000, 60_000] {
+            for _ in 0..[12, 50][round] {
+                id += 1;
+                c.exec_drop(
+                    "INSERT INTO j.blobs VALUES (?, REPEAT(CHAR(65 + ? % 26), ?))",
+                    (id, id, n),
+                )
+                .unwrap();
+            }
+        }
+        if round == 0 {
+            c.query_drop("FLUSH BINARY LOGS").unwrap();
+        }
+    }
+    c.query_drop("UPDATE j.blobs SET b = CONCAT(b, 'z') WHERE id % 3 = 0")
+        .unwrap();
+    let before = snapshot(&mut c);
+    let blobs: Vec<(u32, u64, String)> = c
+        .query("SELECT id, LENGTH(b), MD5(b) FROM j.blobs ORDER BY id")
+        .unwrap();
+    assert_eq!(blobs.len(), id);
+    let logs: Vec<(String, u64, String)> = c.query("SHOW BINARY LOGS").unwrap();
+    assert!(
+        logs.last().unwrap().1 > 4 << 20,
+        "the last file outgrows one preallocation: {logs:?}"
+    );
+    drop(c);
+    server.kill();
+
+    // The open file, filler and all, verifies; mariadb-binlog reads every file.
+    let files = binlog_files(&server.datadir());
+    assert!(files.len() >= 2, "{files:?}");
+    let mut cmd = Command::new(quire_bin());
+    cmd.arg("binlog").args(&files);
+    assert_success(
+        "quire binlog",
+        &run_with_timeout(cmd, None, Duration::from_secs(60)),
+    );
+    mariadb_binlog(&files, &["-v"]);
+
+    server.restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), before, "after kill -9");
+    let again: Vec<(u32, u64, String)> = c
+        .query("SELECT id, LENGTH(b), MD5(b) FROM j.blobs ORDER BY id")
+        .unwrap();
+    assert_eq!(again, blobs);
+    server.stop();
+}
+
+/// Start the server with crash point `point` armed, insert `values` into j.trunc, run
+/// `reset` (the server aborts in it), start it again: no marker is left.
+fn crash_in_reset_master(server: &mut TestServer, point: &str, reset: &str, values: &str) {
+    server.set_env("QUIRE_CRASH_POINT", Some(point));
+    server.restart();
+    let mut c = server.mysql_conn();
+    c.query_drop(format!("INSERT INTO j.trunc VALUES {values}"))
+        .unwrap();
+    assert!(
+        c.query_drop(reset).is_err(),
+        "the server crashed at {point}"
+    );
+    drop(c);
+    server.set_env("QUIRE_CRASH_POINT", None);
+    server.crash_restart();
+    assert!(!server.datadir().join("quire_reset_master").exists());
+}
+
+fn log_names(c: &mut mysql::Conn) -> Vec<String> {
+    let logs: Vec<(String, u64, String)> = c.query("SHOW BINARY LOGS").unwrap();
+    logs.into_iter().map(|l| l.0).collect()
+}
+
+/// RESET MASTER [TO n]: a checkpoint takes the place of the whole log, which starts again
+/// at file n; a crash before the checkpoint is on disk leaves the log as it was, one after
+/// it finishes the reset at start-up (`journal::checkpoint`, "RESET MASTER").
+#[test]
+fn reset_master_replaces_the_log_with_a_checkpoint() {
+    if !quire_with_mariadb_tools() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    make_history(&mut c);
+    c.query_drop("FLUSH BINARY LOGS").unwrap();
+    c.query_drop("INSERT INTO j.trunc VALUES (4)").unwrap();
+    let before = snapshot(&mut c);
+    c.query_drop("RESET MASTER").unwrap();
+    assert_eq!(log_names(&mut c), ["binlog.000001"]);
+    let events: Vec<(String, u64, String, u64, u64, String)> =
+        c.query("SHOW BINLOG EVENTS IN 'binlog.000001'").unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e.2.as_str()).collect();
+    assert_eq!(kinds, ["Format_desc"]);
+    assert_eq!(checkpoint_files(&server.datadir()).len(), 1);
+    assert_eq!(snapshot(&mut c), before);
+    c.query_drop("INSERT INTO j.trunc VALUES (5)").unwrap();
+    let after = snapshot(&mut c);
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(
+        snapshot(&mut c),
+        after,
+        "checkpoint + new log after kill -9"
+    );
+    assert_eq!(log_names(&mut c), ["binlog.000001", "binlog.000002"]);
+
+    // TO n, in MySQL 8's range.
+    let e = c.query_drop("RESET MASTER TO 0").unwrap_err();
+    assert!(e.to_string().contains("3471"), "{e}");
+    c.query_drop("RESET MASTER TO 7").unwrap();
+    assert_eq!(log_names(&mut c), ["binlog.000007"]);
+    c.query_drop("INSERT INTO j.trunc VALUES (6)").unwrap();
+    drop(c);
+    server.restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(log_names(&mut c), ["binlog.000007", "binlog.000008"]);
+    c.query_drop("INSERT INTO j.trunc VALUES (7)").unwrap();
+    let kept = snapshot(&mut c);
+    drop(c);
+
+    // A crash after the marker, before the checkpoint: nothing changes.
+    let kept = {
+        let mut k = kept;
+        k[2].push("8".into());
+        k
+    };
+    crash_in_reset_master(&mut server, "reset_master_marker", "RESET MASTER", "(8)");
+    assert!(server.stderr_log().contains("before its checkpoint"));
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), kept);
+    let old_and_new = (7..=10).map(|n| format!("binlog.{n:06}"));
+    assert_eq!(log_names(&mut c), old_and_new.collect::<Vec<_>>());
+    drop(c);
+
+    // A crash after the checkpoint's rename: start-up finishes the reset.
+    let kept = {
+        let mut k = kept;
+        k[2].push("9".into());
+        k
+    };
+    crash_in_reset_master(
+        &mut server,
+        "reset_master_committed",
+        "RESET MASTER TO 3",
+        "(9)",
+    );
+    assert!(server.stderr_log().contains("finished the RESET MASTER"));
+    let mut c = server.mysql_conn();
+    assert_eq!(snapshot(&mut c), kept);
+    assert_eq!(log_names(&mut c), ["binlog.000003"]);
+    c.query_drop("INSERT INTO j.trunc VALUES (10)").unwrap();
+    drop(c);
+    server.stop();
+    // The new log holds only what came after the reset, and mariadb-binlog reads it.
+    let files = binlog_files(&server.datadir());
+    let text = String::from_utf8_lossy(&mariadb_binlog(&files, &["-v"])).into_owned();
+    assert!(text.contains("@1=10"), "{text}");
+    assert!(!text.contains("@1=9\n"), "{text}");
 }

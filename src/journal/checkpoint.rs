@@ -28,6 +28,27 @@
 //! seconds after the last one if anything was written since; at a clean shutdown; soon
 //! after a start-up that replayed anything.
 //!
+//! ## RESET MASTER [TO n]
+//!
+//! The journal is the write-ahead log, so its files can go only once a checkpoint holds
+//! everything in them. RESET MASTER takes one that names the start of the new log, then
+//! replaces the log:
+//!
+//! 1. As steps 1–2 above (the DDL gate, then the writer syncs and sets the snapshot), but
+//!    the writer then holds every later commit until step 5: they queue.
+//! 2. Write `quire_reset_master` ("checkpoint NNNNNN"), fsync it and the directory.
+//! 3. Write checkpoint NNNNNN at the snapshot with P = (n, 4): the new first file, from its
+//!    start. Its rename is the **commit point**.
+//! 4. Delete the older checkpoints.
+//! 5. The writer deletes every journal file, creates file n and an index naming only it,
+//!    deletes the marker (fsyncing the directory), and goes on with the queued commits.
+//!
+//! A crash between 2 and 3 leaves the marker and a valid older state: start-up deletes the
+//! marker (and the checkpoint's `.tmp`). A crash after 3 leaves the marker and checkpoint
+//! NNNNNN: start-up finishes the reset (deletes the journal files, the index and the other
+//! checkpoints, then the marker) and starts the log at file n. The marker goes before any
+//! commit reaches the new log, so a finished reset is never repeated over new commits.
+//!
 //! ## File format
 //!
 //! Integers are little-endian.
@@ -66,6 +87,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub const PREFIX: &str = "quire_checkpoint";
+/// See "RESET MASTER" in the module doc.
+pub const RESET_MARKER: &str = "quire_reset_master";
 const MAGIC: &[u8; 8] = b"QUIRECP1";
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 const REC_END: u8 = 0;
@@ -348,6 +371,29 @@ fn write_file(
     Ok(rows)
 }
 
+/// Write RESET MASTER's marker naming checkpoint `no`, durably.
+fn write_marker(path: &Path, no: u32) -> std::io::Result<()> {
+    let mut f = File::create(path)?;
+    f.write_all(format!("checkpoint {no:06}\n").as_bytes())?;
+    f.sync_all()?;
+    super::writer::sync_dir(path.parent().unwrap_or(Path::new(".")))
+}
+
+/// The checkpoint an interrupted RESET MASTER's marker names (None: no marker).
+pub fn reset_marker(dir: &Path) -> Result<Option<u32>, String> {
+    let path = dir.join(RESET_MARKER);
+    match std::fs::read_to_string(&path) {
+        Ok(t) => Ok(Some(
+            t.trim()
+                .strip_prefix("checkpoint ")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read '{}': {e}", path.display())),
+    }
+}
+
 struct State {
     /// Checkpoints on disk, oldest first: (number, P).
     kept: Vec<(u32, LogPos)>,
@@ -468,6 +514,93 @@ impl Checkpoints {
             );
         }
         Ok(Some(no))
+    }
+
+    /// RESET MASTER [TO first] (see the module doc). Runs to its end even if the statement
+    /// is abandoned: once the checkpoint is renamed, the old log must go.
+    pub async fn reset_master(
+        self: &Arc<Self>,
+        server: &Arc<Server>,
+        first: u32,
+    ) -> Result<(), String> {
+        let me = self.clone();
+        let server = server.clone();
+        tokio::spawn(async move { me.reset_now(&server, first).await })
+            .await
+            .map_err(|e| format!("RESET MASTER: {e}"))?
+    }
+
+    async fn reset_now(&self, server: &Arc<Server>, first: u32) -> Result<(), String> {
+        let Some(journal) = server.journal.get().cloned() else {
+            return Ok(());
+        };
+        let _one = self.busy.lock().await;
+        let slot = server.storage.txns.register_slot();
+        let _gate = server.ddl_gate.write().await;
+        let bytes = journal.stats.bytes_written.load(Ordering::Relaxed);
+        let (proceed, held) = std::sync::mpsc::channel();
+        journal
+            .control(Control::Reset(slot.clone(), held))
+            .await
+            .map_err(|e| e.message)?;
+        // The writer now holds every commit until `proceed` says what to do.
+        let dbs = capture(&server.storage.catalog);
+        let snapshot = slot.get();
+        let no = {
+            let st = self.state.lock();
+            st.kept.last().map(|k| k.0 + 1).unwrap_or(1)
+        };
+        let pos = LogPos {
+            file: first,
+            offset: 4,
+        };
+        let dir = self.dir.clone();
+        let marker = dir.join(RESET_MARKER);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let m = marker.clone();
+        std::thread::Builder::new()
+            .name("quire-checkpoint".into())
+            .spawn(move || {
+                let r = write_marker(&m, no).and_then(|_| {
+                    super::crash_point("reset_master_marker");
+                    write_file(&dir, no, pos, snapshot, &dbs)
+                });
+                let _ = tx.send(r);
+            })
+            .map_err(|e| format!("cannot start the checkpoint writer: {e}"))?;
+        let written = rx.await;
+        slot.clear();
+        drop(slot);
+        let written = written
+            .map_err(|e| format!("checkpoint writer: {e}"))
+            .and_then(|r| r.map_err(|e| format!("writing checkpoint {}: {e}", file_name(no))));
+        if let Err(e) = written {
+            // Not committed: the log goes on as it was (`proceed` is dropped).
+            let _ = std::fs::remove_file(&marker);
+            return Err(e);
+        }
+        super::crash_point("reset_master_committed");
+        let gone = {
+            let mut st = self.state.lock();
+            let gone = std::mem::replace(&mut st.kept, vec![(no, pos)]);
+            st.bytes_at_last = Some(bytes);
+            st.last_at = Instant::now();
+            gone
+        };
+        for (old, _) in gone {
+            let _ = std::fs::remove_file(self.dir.join(file_name(old)));
+        }
+        let (done, reply) = tokio::sync::oneshot::channel();
+        proceed
+            .send(Some(super::writer::ResetTo {
+                first,
+                marker,
+                done,
+            }))
+            .map_err(|_| "the journal writer stopped".to_string())?;
+        reply
+            .await
+            .map_err(|_| "the journal writer stopped".to_string())?
     }
 
     /// Is a checkpoint due (see the module doc)?

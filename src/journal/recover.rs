@@ -15,6 +15,7 @@
 //! | after the fsync | the whole group | nothing to do |
 //! | while a new file is created | a file the index does not name, holding at most a header | deletes it |
 //! | while the index is replaced | the old index, or the new one (rename is atomic) | either is consistent |
+//! | during RESET MASTER ([`super::checkpoint`]) | a marker; the reset's checkpoint or not yet; some of the old files, or the new first file | without the checkpoint: deletes the marker, nothing else changed; with it: finishes the reset (old files, index, other checkpoints deleted) |
 //! | while a large transaction is written to its spill file or adopted ([`super::cache`]) | a spill file; the indexed new file holds its header only, or (renamed over it) the whole transaction | replays what the index names; deletes the spill file |
 //!
 //! What is a torn tail and what is corruption: reading the last file, the first event that is
@@ -125,7 +126,7 @@ fn files_on_disk(dir: &Path, basename: &str) -> Vec<u32> {
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
             let n = name.strip_prefix(basename)?.strip_prefix('.')?;
-            (n.len() == 6).then_some(())?;
+            (n.len() >= 6 && n.bytes().all(|b| b.is_ascii_digit())).then_some(())?;
             n.parse::<u32>().ok()
         })
         .collect();
@@ -510,6 +511,7 @@ pub async fn recover(
     on_corruption: OnCorruption,
 ) -> Result<(StartAt, Recovered), String> {
     super::cache::remove_leftovers(dir, basename);
+    finish_reset(dir, basename)?;
     let on_disk = files_on_disk(dir, basename);
     let mut index = match read_index(dir, basename)? {
         Some(i) => i,
@@ -528,7 +530,10 @@ pub async fn recover(
     let mut image = None;
     while let Some(no) = cps.last().copied() {
         match Image::read(dir, no) {
-            Ok(img) if index.contains(&img.pos.file) => {
+            // (A RESET MASTER's checkpoint, before its first file exists: nothing to replay.)
+            Ok(img)
+                if index.contains(&img.pos.file) || (index.is_empty() && img.pos.offset <= 4) =>
+            {
                 image = Some((no, img));
                 break;
             }
@@ -630,9 +635,50 @@ pub async fn recover(
             Some((*no, img))
         })
         .collect();
-    let next_seq = index.last().map(|s| s + 1).unwrap_or(1);
+    let next_seq = index.last().map(|s| s + 1).unwrap_or(from.file.max(1));
     r.out.files = index.len();
     Ok((StartAt { index, next_seq }, r.out))
+}
+
+/// A RESET MASTER a crash interrupted (see [`super::checkpoint`]): if its checkpoint is on
+/// disk, finish it — delete the journal's files, its index and the other checkpoints;
+/// either way, delete the marker.
+fn finish_reset(dir: &Path, basename: &str) -> Result<(), String> {
+    let Some(no) = checkpoint::reset_marker(dir)? else {
+        return Ok(());
+    };
+    let err = |p: &Path, e: std::io::Error| format!("'{}': {e}", p.display());
+    if no > 0 && Image::read(dir, no).is_ok() {
+        let mut gone: Vec<std::path::PathBuf> = files_on_disk(dir, basename)
+            .into_iter()
+            .map(|s| dir.join(file_name(basename, s)))
+            .collect();
+        gone.push(dir.join(format!("{basename}.index")));
+        gone.extend(
+            checkpoint::list(dir)
+                .into_iter()
+                .filter(|c| *c != no)
+                .map(|c| dir.join(checkpoint::file_name(c))),
+        );
+        for p in gone {
+            match std::fs::remove_file(&p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(err(&p, e)),
+                _ => {}
+            }
+        }
+        eprintln!(
+            "quire: [Note] finished the RESET MASTER a crash interrupted (checkpoint '{}')",
+            checkpoint::file_name(no)
+        );
+    } else {
+        eprintln!(
+            "quire: [Note] a crash interrupted RESET MASTER before its checkpoint: the log is as it was"
+        );
+    }
+    let marker = dir.join(checkpoint::RESET_MARKER);
+    std::fs::remove_file(&marker)
+        .and_then(|_| super::writer::sync_dir(dir))
+        .map_err(|e| err(&marker, e))
 }
 
 async fn replay_files(

@@ -35,6 +35,7 @@
 //! | `fsync` (default) | `fdatasync()` while `innodb_use_fdatasync=ON` (the default, as in MySQL 8.4), else `fsync()` |
 //! | `fdatasync` | `fdatasync()` |
 //! | `O_DSYNC` | nothing more: the file is opened with `O_DSYNC`, so each write returns once durable |
+//! | `O_DIRECT` | as `fsync`; groups are written in whole aligned blocks past the page cache (see [`super::direct`]) |
 //!
 //! `fdatasync()` is enough for the journal: it flushes the data and the metadata needed to
 //! read it back (size, block allocation; with the file preallocated, the size changes once
@@ -56,6 +57,7 @@
 //! therefore never holds a transaction (see [`super::recover`]).
 
 use super::cache::{Finished, Spill};
+use super::direct::Direct;
 use super::events::{EventBuf, FILLER_MIN, Filler, HEADER_LEN, MAGIC};
 use crate::error::{MyError, code};
 use crate::storage::Storage;
@@ -88,6 +90,8 @@ pub enum FlushMethod {
     Fdatasync,
     /// Opened with O_DSYNC: every write is durable when it returns; no separate sync.
     ODsync,
+    /// Groups written with O_DIRECT (aligned blocks), then synced as with `Fsync`.
+    ODirect,
 }
 
 impl FlushMethod {
@@ -96,6 +100,7 @@ impl FlushMethod {
             "fsync" | "" => Some(FlushMethod::Fsync),
             "fdatasync" => Some(FlushMethod::Fdatasync),
             "o_dsync" => Some(FlushMethod::ODsync),
+            "o_direct" => Some(FlushMethod::ODirect),
             _ => None,
         }
     }
@@ -149,6 +154,21 @@ pub enum Control {
     /// A checkpoint's cut: make everything written so far durable and set `slot` to the
     /// snapshot that sees exactly the transactions before this point of the log.
     Checkpoint(Arc<crate::storage::txn::SnapshotSlot>),
+    /// RESET MASTER: as `Checkpoint`, then hold every later commit until told whether to
+    /// start the log afresh ([`ResetTo`]) or to go on as before (`None`, or the sender
+    /// dropped). See [`super::checkpoint`].
+    Reset(
+        Arc<crate::storage::txn::SnapshotSlot>,
+        std::sync::mpsc::Receiver<Option<ResetTo>>,
+    ),
+}
+
+/// What RESET MASTER's checkpoint, once durable, asks of the writer: delete every file of
+/// the log, start it again at `first`, remove the `marker` file, reply on `done`.
+pub struct ResetTo {
+    pub first: u32,
+    pub marker: PathBuf,
+    pub done: oneshot::Sender<Result<(), String>>,
 }
 
 /// A commit (or DDL statement) waiting for the writer.
@@ -189,6 +209,8 @@ struct Active {
     /// The last group's fsync: when it ended, how long it took, whether commits were
     /// queued when it ended (see [`Journal::pace`]).
     last_group_sync: Option<(Instant, Duration, bool)>,
+    /// `innodb_flush_method=O_DIRECT`: the descriptor groups are written through.
+    direct: Option<Direct>,
 }
 
 impl Active {
@@ -204,6 +226,7 @@ impl Active {
             last_sync: Instant::now(),
             end: len,
             last_group_sync: None,
+            direct: None,
         }
     }
 }
@@ -621,15 +644,30 @@ impl Journal {
         self.write_index(&next)
             .map_err(|e| io_error("Error writing file", &self.index_path(), &e))?;
         *index = next;
-        Ok(Active::new(seq, file, bytes.len() as u64, checksum))
+        drop(index);
+        self.activate(seq, file, bytes.len() as u64, checksum)
+    }
+
+    /// The active file `seq`, whose log is `len` bytes long, just synced.
+    fn activate(&self, seq: u32, file: File, len: u64, checksum: bool) -> Result<Active, String> {
+        let mut a = Active::new(seq, file, len, checksum);
+        if self.flush_method == FlushMethod::ODirect {
+            let path = self.path_of(seq);
+            let d = Direct::open(&path, &a.file, len)
+                .map_err(|e| io_error("Can't open file with O_DIRECT", &path, &e))?;
+            a.direct = Some(d);
+        }
+        Ok(a)
     }
 
     fn sync(&self, a: &mut Active) -> std::io::Result<()> {
         match self.flush_method {
-            FlushMethod::Fsync if !self.settings.use_fdatasync.load(Ordering::Relaxed) => {
+            FlushMethod::Fsync | FlushMethod::ODirect
+                if !self.settings.use_fdatasync.load(Ordering::Relaxed) =>
+            {
                 a.file.sync_all()?
             }
-            FlushMethod::Fsync => a.file.sync_data()?,
+            FlushMethod::Fsync | FlushMethod::ODirect => a.file.sync_data()?,
             FlushMethod::Fdatasync => a.file.sync_data()?,
             FlushMethod::ODsync => {}
         }
@@ -682,8 +720,38 @@ impl Journal {
             .open_options()
             .open(&path)
             .map_err(|e| io_error("Can't open file", &path, &e))?;
-        *a = Active::new(a.seq, file, spill.file_len(), spill.has_checksums());
+        *a = self.activate(a.seq, file, spill.file_len(), spill.has_checksums())?;
         Ok(())
+    }
+
+    /// RESET MASTER, once its checkpoint is durable: delete the log's files, start a new
+    /// one numbered `first` (the index names only it), remove the marker.
+    fn reset(&self, a: &mut Active, first: u32, marker: &Path) -> Result<(), String> {
+        let r = (|| {
+            let old = std::mem::take(&mut *self.index.lock());
+            for seq in old {
+                let path = self.path_of(seq);
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(io_error("Error on delete of", &path, &e));
+                    }
+                    _ => {}
+                }
+            }
+            *a = self.create_file(first)?;
+            *self.written.lock() = LogPos {
+                file: a.seq,
+                offset: a.pos,
+            };
+            self.needed.store(0, Ordering::Release);
+            std::fs::remove_file(marker)
+                .and_then(|_| sync_dir(&self.dir))
+                .map_err(|e| io_error("Error on delete of", marker, &e))
+        })();
+        if let Err(why) = &r {
+            self.fail(why.clone());
+        }
+        r
     }
 
     fn fail(&self, why: String) {
@@ -743,6 +811,17 @@ impl Journal {
             for w in items {
                 match w {
                     Work::Commit(c) => group.push(c),
+                    Work::Control(Control::Reset(slot, proceed), reply) => {
+                        self.write_group(&mut active, std::mem::take(&mut group), &mut out);
+                        let r = self.control_now(&mut active, Control::Checkpoint(slot));
+                        let snapshot_taken = r.is_ok();
+                        let _ = reply.send(r);
+                        // Commits queue up until the checkpoint is on disk.
+                        if snapshot_taken && let Ok(Some(to)) = proceed.recv() {
+                            let r = self.reset(&mut active, to.first, &to.marker);
+                            let _ = to.done.send(r);
+                        }
+                    }
                     Work::Control(c, reply) => {
                         self.write_group(&mut active, std::mem::take(&mut group), &mut out);
                         let r = self.control_now(&mut active, c);
@@ -811,7 +890,7 @@ impl Journal {
             Control::Sync => self
                 .sync(a)
                 .map_err(|e| io_error("Error syncing file", &self.path_of(a.seq), &e)),
-            Control::Checkpoint(slot) => {
+            Control::Checkpoint(slot) | Control::Reset(slot, _) => {
                 let r = if a.unsynced { self.sync(a) } else { Ok(()) };
                 // Every transaction before this point has been published, none after it:
                 // the writer is the only publisher.
@@ -961,13 +1040,22 @@ impl Journal {
         let (header, crc) = self
             .filler
             .event(unix_now(), self.server_id, a.pos, a.end, a.checksum);
+        let log_len = out.len();
         out.extend_from_slice(&header);
-        a.file.write_all_at(out, at).map_err(err)?;
+        // The filler's checksum; zeros over the previous one, now inside the new filler.
+        let mut words = Vec::new();
         if let Some(crc) = crc {
-            a.file.write_all_at(&crc, a.end - 4).map_err(err)?;
+            words.push((a.end - 4, crc));
             if old_end != a.end && old_end >= a.pos + HEADER_LEN as u64 + 4 {
-                // The previous filler's checksum is now inside the new one's zeros.
-                a.file.write_all_at(&[0; 4], old_end - 4).map_err(err)?;
+                words.push((old_end - 4, [0; 4]));
+            }
+        }
+        if let Some(d) = &mut a.direct {
+            d.write(at, out, log_len, &words).map_err(err)?;
+        } else {
+            a.file.write_all_at(out, at).map_err(err)?;
+            for (off, word) in &words {
+                a.file.write_all_at(word, *off).map_err(err)?;
             }
         }
         a.unsynced = true;

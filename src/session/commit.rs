@@ -12,6 +12,9 @@ use crate::journal::events::{OPTION_NOT_AUTOCOMMIT, QueryContext};
 use crate::journal::writer::{Control, Journal};
 use crate::sql::admin::PurgeTarget;
 use crate::sql::types::{Charset, Collation};
+
+/// The highest RESET MASTER TO accepts (MySQL 8's limit).
+const MAX_BINLOG_INDEX: u64 = 2_000_000_000;
 use crate::sql::utility::Outcome;
 use crate::sql::value::Value;
 use crate::storage::txn::Txn;
@@ -136,6 +139,36 @@ impl Ctx {
             Some(j) if j.exposed => j.control(Control::Rotate).await.map(|_| ()),
             _ => Ok(()),
         }
+    }
+
+    /// RESET MASTER [TO n]: a checkpoint replaces the whole log, which starts again at file
+    /// `n` (default 1); see `journal::checkpoint`.
+    pub(super) async fn reset_master(&mut self, to: Option<u64>) -> Result<()> {
+        let server = self.server.clone();
+        if !server.journal.get().is_some_and(|j| j.exposed) {
+            return Err(MyError::new(
+                code::ER_FLUSH_MASTER_BINLOG_CLOSED,
+                "Binlog closed, cannot RESET MASTER",
+            ));
+        }
+        let first = match to {
+            None => 1,
+            Some(n @ 1..=MAX_BINLOG_INDEX) => n as u32,
+            Some(n) => {
+                return Err(MyError::new(
+                    code::ER_RESET_MASTER_TO_VALUE_OUT_OF_RANGE,
+                    format!(
+                        "The requested value '{n}' for the next binary log index is out of range. Please use a value between '1' and '{MAX_BINLOG_INDEX}'."
+                    ),
+                ));
+            }
+        };
+        let Some(cps) = server.checkpoints.get().cloned() else {
+            return Err(MyError::internal("no checkpoints"));
+        };
+        cps.reset_master(&server, first)
+            .await
+            .map_err(|e| MyError::new(code::ER_ERROR_ON_WRITE, e))
     }
 
     /// PURGE BINARY LOGS TO 'file' | BEFORE 'datetime'. Files recovery still needs are kept

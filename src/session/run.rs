@@ -751,11 +751,10 @@ impl Ctx {
                     Outcome::ok()
                 }
                 AdminStmt::PurgeLogs(target) => self.purge_binary_logs(target)?,
-                AdminStmt::ResetMaster(_) => {
-                    crate::journal::sqlview::exposed(self.server.journal.get())?;
-                    return Err(MyError::not_supported(
-                        "RESET MASTER (it needs a checkpoint to replace the journal)",
-                    ));
+                AdminStmt::ResetMaster(to) => {
+                    self.commit().await?;
+                    self.reset_master(*to).await?;
+                    Outcome::ok()
                 }
                 AdminStmt::Savepoint(_) | AdminStmt::ReleaseSavepoint(_) => {
                     return Err(MyError::not_supported("savepoints"));

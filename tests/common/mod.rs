@@ -380,6 +380,8 @@ pub struct TestServer {
     log_offset: u64,
     /// RLIMIT_FSIZE for the next start (writes past it fail with EFBIG).
     file_size_limit: Option<u64>,
+    /// Environment variables for the next start.
+    env: Vec<(String, String)>,
 }
 
 impl TestServer {
@@ -412,6 +414,7 @@ impl TestServer {
             port: 0,
             log_offset: 0,
             file_size_limit: None,
+            env: Vec::new(),
         };
         if target == Target::MariaDb {
             let template = mariadb_template();
@@ -437,6 +440,14 @@ impl TestServer {
     /// a way to make its writes fail with an I/O error (EFBIG). None: no limit.
     pub fn set_file_size_limit(&mut self, bytes: Option<u64>) {
         self.file_size_limit = bytes;
+    }
+
+    /// Set (Some) or unset (None) an environment variable of the server from its next start.
+    pub fn set_env(&mut self, name: &str, value: Option<&str>) {
+        self.env.retain(|(n, _)| n != name);
+        if let Some(v) = value {
+            self.env.push((name.to_string(), v.to_string()));
+        }
     }
 
     /// The server's temporary directory (holds `data/`, the socket and `server.stderr`).
@@ -539,6 +550,7 @@ impl TestServer {
             .expect("open server.stderr");
         self.log_offset = log.metadata().map(|m| m.len()).unwrap_or(0);
         let mut cmd = self.command();
+        cmd.envs(self.env.iter().map(|(n, v)| (n, v)));
         if let Some(limit) = self.file_size_limit {
             // SAFETY: only setrlimit (async-signal-safe) between fork and exec.
             unsafe {

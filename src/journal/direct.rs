@@ -1,0 +1,108 @@
+//! `innodb_flush_method=O_DIRECT`: the journal's groups are written past the page cache.
+//!
+//! Direct I/O needs the file offset, the length and the memory of every write aligned to the
+//! device's logical block; [`BLOCK`] (4096) is a multiple of every common one. The journal
+//! appends at any byte offset, so [`Direct`] keeps the log's last partial block in memory and
+//! writes whole blocks: that block's head, the group's bytes, zeros up to the next block
+//! boundary. Past the log's end the file holds the filler — zeros but for its header (part
+//! of the group's bytes) and its checksum in the file's last 4 bytes (see `events`) — so the
+//! padding is what the file holds there anyway; the checksum, and the zeros over an older
+//! filler's checksum, are written in place in the padding or as blocks of their own.
+//!
+//! A block holding acknowledged bytes is rewritten by the next group, as the page cache
+//! would write it back under the other methods: the failure model is the same (see
+//! `recover`). A direct write is not durable by itself: a sync follows as with `fsync`.
+//! The rare other writes to the file (its header, Rotate or Stop, the in-use flag) go
+//! through the ordinary descriptor; the kernel keeps the two coherent.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::path::Path;
+
+/// The alignment of direct writes.
+pub const BLOCK: u64 = 4096;
+
+pub struct Direct {
+    file: File,
+    /// The log's bytes from the start of its last partial block to its end.
+    tail: Vec<u8>,
+    /// Memory for the blocks being written, over-allocated by one block to align them.
+    buf: Vec<u8>,
+}
+
+impl Direct {
+    /// Open `path`, whose log ends at `len`, for direct writes (the partial block at the end
+    /// is read through `plain`, an ordinary descriptor of the same file).
+    pub fn open(path: &Path, plain: &File, len: u64) -> io::Result<Direct> {
+        let file = OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_DIRECT)
+            .open(path)?;
+        let start = len - len % BLOCK;
+        let mut tail = vec![0; (len - start) as usize];
+        plain.read_exact_at(&mut tail, start)?;
+        Ok(Direct {
+            file,
+            tail,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Write `bytes` at `at`, the log's end so far: its first `log_len` bytes are log, the
+    /// rest the filler's header. `words`: 4-byte values (the filler's checksum, zeros over
+    /// an older one) to write in the filler's zeros, each ending at a block boundary.
+    pub fn write(
+        &mut self,
+        at: u64,
+        bytes: &[u8],
+        log_len: usize,
+        words: &[(u64, [u8; 4])],
+    ) -> io::Result<()> {
+        let head = self.tail.len();
+        let start = at - head as u64;
+        let len = (head + bytes.len()).next_multiple_of(BLOCK as usize);
+        let end = start + len as u64;
+        let tail = std::mem::take(&mut self.tail);
+        let b = blocks(&mut self.buf, len);
+        b[..head].copy_from_slice(&tail);
+        b[head..head + bytes.len()].copy_from_slice(bytes);
+        for (off, word) in words {
+            if off + 4 <= end {
+                let i = (off - start) as usize;
+                b[i..i + 4].copy_from_slice(word);
+            }
+        }
+        // The next write starts over with the log's new partial block.
+        let log_end = at + log_len as u64;
+        let from = (log_end - log_end % BLOCK - start) as usize;
+        let next_tail = b[from..(log_end - start) as usize].to_vec();
+        let r = self.file.write_all_at(b, start);
+        if r.is_err() {
+            self.tail = tail;
+            return r;
+        }
+        self.tail = next_tail;
+        for (off, word) in words {
+            if off + 4 > end {
+                debug_assert_eq!((off + 4) % BLOCK, 0);
+                let b = blocks(&mut self.buf, BLOCK as usize);
+                b[BLOCK as usize - 4..].copy_from_slice(word);
+                self.file.write_all_at(b, off + 4 - BLOCK)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `len` bytes of `buf` aligned to [`BLOCK`], zeroed.
+fn blocks(buf: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    let need = len + BLOCK as usize;
+    if buf.len() < need {
+        buf.resize(need, 0);
+    }
+    let skip = buf.as_ptr().align_offset(BLOCK as usize);
+    let b = &mut buf[skip..skip + len];
+    b.fill(0);
+    b
+}
