@@ -86,6 +86,10 @@ fn run(globals: GlobalVars) -> Result<(), String> {
     let storage = Arc::new(Storage::new());
     quire::storage::purge::Purge::spawn(storage.clone());
     let server = Arc::new(Server::new(storage, globals, version));
+    if let Some(accounts) = quire::journal::accounts::load(&datadir)? {
+        *server.accounts.write() = accounts;
+    }
+    let _ = server.accounts_dir.set(datadir.clone());
 
     // With a thread per connection the shared runtime only accepts and runs housekeeping.
     let workers = if quire::session::threads::pooled(&server.globals) {

@@ -100,6 +100,10 @@ pub struct Server {
     /// checkpoint takes it exclusively for its cut (see `journal::checkpoint`).
     pub ddl_gate: tokio::sync::RwLock<()>,
     pub checkpoints: std::sync::OnceLock<Arc<crate::journal::checkpoint::Checkpoints>>,
+    /// Where the accounts are saved (`journal::accounts`; unset: not saved), and the lock
+    /// that orders the saves.
+    pub accounts_dir: std::sync::OnceLock<std::path::PathBuf>,
+    accounts_saving: Mutex<()>,
 }
 
 impl Server {
@@ -123,7 +127,30 @@ impl Server {
             journal: std::sync::OnceLock::new(),
             ddl_gate: tokio::sync::RwLock::new(()),
             checkpoints: std::sync::OnceLock::new(),
+            accounts_dir: std::sync::OnceLock::new(),
+            accounts_saving: Mutex::new(()),
         }
+    }
+
+    /// Save the accounts as they are now (after an account statement, before its reply).
+    pub fn save_accounts(&self) -> Result<(), crate::error::MyError> {
+        let Some(dir) = self.accounts_dir.get() else {
+            return Ok(());
+        };
+        // Saves one at a time, each of the accounts as they are once it holds the lock:
+        // the last save has the last change.
+        let _one = self.accounts_saving.lock();
+        let list = self.accounts.read().clone();
+        crate::journal::accounts::save(dir, &list).map_err(|e| {
+            crate::error::MyError::new(
+                crate::error::code::ER_ERROR_ON_WRITE,
+                crate::journal::writer::io_error(
+                    "Error writing file",
+                    &dir.join(crate::journal::accounts::FILE),
+                    &e,
+                ),
+            )
+        })
     }
 
     /// Accounts a login as `user` may match (the wire layer picks by host).

@@ -1530,3 +1530,45 @@ fn reset_master_replaces_the_log_with_a_checkpoint() {
     assert!(text.contains("@1=10"), "{text}");
     assert!(!text.contains("@1=9\n"), "{text}");
 }
+
+/// Accounts are durable (`journal::accounts`): CREATE/ALTER/DROP USER and SET PASSWORD
+/// survive a crash; both authentication plugins still log in with the right password only.
+#[test]
+fn accounts_survive_a_crash() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE USER sha@'%' IDENTIFIED WITH caching_sha2_password BY 'pw-sha'")
+        .unwrap();
+    c.query_drop("CREATE USER nat@'%' IDENTIFIED WITH mysql_native_password BY 'old'")
+        .unwrap();
+    c.query_drop("ALTER USER nat@'%' IDENTIFIED BY 'pw-nat'")
+        .unwrap();
+    c.query_drop("CREATE USER gone@'%', temp@'%' IDENTIFIED BY 'x'")
+        .unwrap();
+    c.query_drop("DROP USER gone@'%'").unwrap();
+    c.query_drop("SET PASSWORD FOR temp@'%' = 'pw-temp'")
+        .unwrap();
+    drop(c);
+    server.crash_restart();
+    let login = |user: &str, pw: &str| {
+        mysql::Conn::new(server.opts().user(Some(user)).pass(Some(pw)))
+            .and_then(|mut c| c.query_first::<String, _>("SELECT CURRENT_USER()"))
+    };
+    assert_eq!(login("sha", "pw-sha").unwrap().unwrap(), "sha@%");
+    assert_eq!(login("nat", "pw-nat").unwrap().unwrap(), "nat@%");
+    assert_eq!(login("temp", "pw-temp").unwrap().unwrap(), "temp@%");
+    for (user, pw) in [("nat", "old"), ("sha", "wrong"), ("gone", "x")] {
+        let e = login(user, pw).unwrap_err();
+        assert!(e.to_string().contains("1045"), "{user}: {e}");
+    }
+    let mut c = server.mysql_conn();
+    let create: Option<(String,)> = c.query_first("SHOW CREATE USER nat@'%'").unwrap();
+    assert!(
+        create.unwrap().0.contains("mysql_native_password"),
+        "the plugin is kept"
+    );
+    server.stop();
+}

@@ -1,6 +1,7 @@
 //! The journal: the binary log is the write-ahead log (DESIGN.md, "One journal").
 //!
 //! Parts:
+//! - [`accounts`]: the accounts file, replaced at every account statement.
 //! - [`events`]: the byte format of binlog v4 files and the encoder of every event Quire
 //!   writes.
 //! - [`txn`]: a session encodes its transaction's events into its own buffer with it,
@@ -14,6 +15,7 @@
 //! - [`recover`]: start-up — cut a torn tail, replay the journal into the tables.
 //! - [`sqlview`]: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS.
 
+pub mod accounts;
 pub mod cache;
 pub mod checkpoint;
 pub mod decode;

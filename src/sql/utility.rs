@@ -416,6 +416,21 @@ fn account_plugin(ctx: &Ctx, spec: &UserSpec) -> Result<AuthPlugin> {
 
 /// Run an administrative statement that does not wait.
 pub fn run_admin(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
+    let r = run_admin_now(ctx, stmt);
+    if matches!(
+        stmt,
+        AdminStmt::CreateUser { .. }
+            | AdminStmt::AlterUser { .. }
+            | AdminStmt::DropUser { .. }
+            | AdminStmt::SetPassword { .. }
+    ) {
+        // Durable before the reply, whatever part of the statement took effect.
+        ctx.server.save_accounts()?;
+    }
+    r
+}
+
+fn run_admin_now(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
     match stmt {
         AdminStmt::Use(db) => {
             if ctx.server.storage.catalog.database(db).is_none() {
