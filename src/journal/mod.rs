@@ -28,13 +28,16 @@ pub mod txn;
 pub mod writer;
 
 /// A crash point for tests: when the environment variable `QUIRE_CRASH_POINT` names this
-/// point, the server aborts here, as a crash would stop it (MySQL's debug builds have the
-/// same, `DBUG_EXECUTE_IF`). Used where only an interruption at one step tests recovery.
+/// point, the server kills itself here with SIGKILL, as `kill -9` would (no core dump; MySQL's
+/// debug builds have the same, `DBUG_EXECUTE_IF`). Used where only an interruption at one
+/// step tests recovery.
 pub fn crash_point(name: &str) {
     static POINT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     let point = POINT.get_or_init(|| std::env::var("QUIRE_CRASH_POINT").ok());
     if point.as_deref() == Some(name) {
         eprintln!("quire: crash point {name} (QUIRE_CRASH_POINT)");
+        // SAFETY: kill(2) of this process; nothing is passed.
+        unsafe { libc::kill(libc::getpid(), libc::SIGKILL) };
         std::process::abort();
     }
 }
