@@ -466,28 +466,15 @@ impl Checkpoints {
                 .map_err(|e| e.message)?;
             (pos, capture(&server.storage.catalog))
         };
-        let snapshot = slot.get();
-        let no = {
-            let st = self.state.lock();
-            st.kept.last().map(|k| k.0 + 1).unwrap_or(1)
-        };
-        let dir = self.dir.clone();
+        let no = self.next_no();
         let started = Instant::now();
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        std::thread::Builder::new()
-            .name("quire-checkpoint".into())
-            .spawn(move || {
+        let rows = self
+            .write_on_thread(slot, no, pos, dbs, || {
                 // Sessions come first: the checkpoint takes what CPU they leave.
                 super::writer::lower_priority();
-                let _ = tx.send(write_file(&dir, no, pos, snapshot, &dbs));
+                Ok(())
             })
-            .map_err(|e| format!("cannot start the checkpoint writer: {e}"))?;
-        let written = rx.await;
-        slot.clear();
-        drop(slot);
-        let rows = written
-            .map_err(|e| format!("checkpoint writer: {e}"))?
-            .map_err(|e| format!("writing checkpoint {}: {e}", file_name(no)))?;
+            .await?;
         let gone = {
             let mut st = self.state.lock();
             st.kept.push((no, pos));
@@ -496,9 +483,7 @@ impl Checkpoints {
             let n = st.kept.len().saturating_sub(2);
             st.kept.drain(..n).collect::<Vec<_>>()
         };
-        for (old, _) in gone {
-            let _ = std::fs::remove_file(self.dir.join(file_name(old)));
-        }
+        self.remove(&gone);
         let _ = super::writer::sync_dir(&self.dir);
         self.taken.fetch_add(1, Ordering::Relaxed);
         self.publish_needed(&journal);
@@ -545,35 +530,20 @@ impl Checkpoints {
             .map_err(|e| e.message)?;
         // The writer now holds every commit until `proceed` says what to do.
         let dbs = capture(&server.storage.catalog);
-        let snapshot = slot.get();
-        let no = {
-            let st = self.state.lock();
-            st.kept.last().map(|k| k.0 + 1).unwrap_or(1)
-        };
+        let no = self.next_no();
         let pos = LogPos {
             file: first,
             offset: 4,
         };
-        let dir = self.dir.clone();
-        let marker = dir.join(RESET_MARKER);
-        let (tx, rx) = tokio::sync::oneshot::channel();
+        let marker = self.dir.join(RESET_MARKER);
         let m = marker.clone();
-        std::thread::Builder::new()
-            .name("quire-checkpoint".into())
-            .spawn(move || {
-                let r = write_marker(&m, no).and_then(|_| {
-                    super::crash_point("reset_master_marker");
-                    write_file(&dir, no, pos, snapshot, &dbs)
-                });
-                let _ = tx.send(r);
+        let written = self
+            .write_on_thread(slot, no, pos, dbs, move || {
+                write_marker(&m, no)?;
+                super::crash_point("reset_master_marker");
+                Ok(())
             })
-            .map_err(|e| format!("cannot start the checkpoint writer: {e}"))?;
-        let written = rx.await;
-        slot.clear();
-        drop(slot);
-        let written = written
-            .map_err(|e| format!("checkpoint writer: {e}"))
-            .and_then(|r| r.map_err(|e| format!("writing checkpoint {}: {e}", file_name(no))));
+            .await;
         if let Err(e) = written {
             // Not committed: the log goes on as it was (`proceed` is dropped).
             let _ = std::fs::remove_file(&marker);
@@ -587,9 +557,7 @@ impl Checkpoints {
             st.last_at = Instant::now();
             gone
         };
-        for (old, _) in gone {
-            let _ = std::fs::remove_file(self.dir.join(file_name(old)));
-        }
+        self.remove(&gone);
         let (done, reply) = tokio::sync::oneshot::channel();
         proceed
             .send(Some(super::writer::ResetTo {
@@ -601,6 +569,45 @@ impl Checkpoints {
         reply
             .await
             .map_err(|_| "the journal writer stopped".to_string())?
+    }
+
+    /// The number of the next checkpoint.
+    fn next_no(&self) -> u32 {
+        let st = self.state.lock();
+        st.kept.last().map(|k| k.0 + 1).unwrap_or(1)
+    }
+
+    /// Write checkpoint `no` at the snapshot `slot` holds, on a thread of its own that runs
+    /// `first` before it; the slot is cleared once the file is written (or not). The rows.
+    async fn write_on_thread(
+        &self,
+        slot: Arc<crate::storage::txn::SnapshotSlot>,
+        no: u32,
+        pos: LogPos,
+        dbs: Vec<DbImage>,
+        first: impl FnOnce() -> std::io::Result<()> + Send + 'static,
+    ) -> Result<u64, String> {
+        let snapshot = slot.get();
+        let dir = self.dir.clone();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("quire-checkpoint".into())
+            .spawn(move || {
+                let _ = tx.send(first().and_then(|_| write_file(&dir, no, pos, snapshot, &dbs)));
+            })
+            .map_err(|e| format!("cannot start the checkpoint writer: {e}"))?;
+        let written = rx.await;
+        slot.clear();
+        written
+            .map_err(|e| format!("checkpoint writer: {e}"))?
+            .map_err(|e| format!("writing checkpoint {}: {e}", file_name(no)))
+    }
+
+    /// Delete checkpoints no longer kept.
+    fn remove(&self, gone: &[(u32, LogPos)]) {
+        for (old, _) in gone {
+            let _ = std::fs::remove_file(self.dir.join(file_name(*old)));
+        }
     }
 
     /// Is a checkpoint due (see the module doc)?

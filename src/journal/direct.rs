@@ -67,6 +67,7 @@ impl Direct {
         let b = blocks(&mut self.buf, len);
         b[..head].copy_from_slice(&tail);
         b[head..head + bytes.len()].copy_from_slice(bytes);
+        b[head + bytes.len()..].fill(0);
         for (off, word) in words {
             if off + 4 <= end {
                 let i = (off - start) as usize;
@@ -87,6 +88,7 @@ impl Direct {
             if off + 4 > end {
                 debug_assert_eq!((off + 4) % BLOCK, 0);
                 let b = blocks(&mut self.buf, BLOCK as usize);
+                b.fill(0);
                 b[BLOCK as usize - 4..].copy_from_slice(word);
                 self.file.write_all_at(b, off + 4 - BLOCK)?;
             }
@@ -95,14 +97,12 @@ impl Direct {
     }
 }
 
-/// `len` bytes of `buf` aligned to [`BLOCK`], zeroed.
+/// `len` bytes of `buf` aligned to [`BLOCK`] (their contents are the caller's to set).
 fn blocks(buf: &mut Vec<u8>, len: usize) -> &mut [u8] {
     let need = len + BLOCK as usize;
     if buf.len() < need {
         buf.resize(need, 0);
     }
     let skip = buf.as_ptr().align_offset(BLOCK as usize);
-    let b = &mut buf[skip..skip + len];
-    b.fill(0);
-    b
+    &mut buf[skip..skip + len]
 }
