@@ -492,7 +492,7 @@ registry! {
         JOURNAL_RECOVERY = choice("journal_recovery", G, &["STOP", "TRUNCATE"], "STOP").ro();
         // Checkpoints (journal::checkpoint): after this many bytes of journal, or this many
         // seconds with changes (0: not by time).
-        QUIRE_CHECKPOINT_LOG_SIZE = uint("quire_checkpoint_log_size", G, 1_048_576, U64_MAX, 134_217_728);
+        QUIRE_CHECKPOINT_LOG_SIZE = uint("quire_checkpoint_log_size", G, 1_048_576, U64_MAX, 33_554_432);
         QUIRE_CHECKPOINT_INTERVAL = uint("quire_checkpoint_interval", G, 0, U32_MAX, 300);
         INNODB_IO_CAPACITY = uint("innodb_io_capacity", G, 100, U64_MAX, 200);
         INNODB_LOCK_WAIT_TIMEOUT = uint("innodb_lock_wait_timeout", B, 1, 1_073_741_824, 50);
