@@ -63,6 +63,13 @@ impl Waiter {
 pub struct LockState {
     /// Exclusive owner (0: none).
     x_owner: u64,
+    /// Shared owners and waiters: rare, so kept out of line (every row slot has a
+    /// `LockState`; this keeps it at 16 bytes). `None` when both are empty.
+    more: Option<Box<Queued>>,
+}
+
+#[derive(Default)]
+struct Queued {
     s_owners: Vec<u64>,
     waiters: VecDeque<Arc<Waiter>>,
 }
@@ -76,26 +83,49 @@ pub enum Acquire {
 }
 
 impl LockState {
+    fn s_owners(&self) -> &[u64] {
+        self.more.as_ref().map_or(&[], |m| &m.s_owners)
+    }
+
+    fn no_waiters(&self) -> bool {
+        self.more.as_ref().is_none_or(|m| m.waiters.is_empty())
+    }
+
+    fn queued(&mut self) -> &mut Queued {
+        self.more.get_or_insert_with(Box::default)
+    }
+
+    /// Drop the out-of-line part once it holds nothing.
+    fn tidy(&mut self) {
+        if self
+            .more
+            .as_ref()
+            .is_some_and(|m| m.s_owners.is_empty() && m.waiters.is_empty())
+        {
+            self.more = None;
+        }
+    }
+
     pub fn is_free(&self) -> bool {
-        self.x_owner == 0 && self.s_owners.is_empty() && self.waiters.is_empty()
+        self.x_owner == 0 && self.s_owners().is_empty() && self.no_waiters()
     }
 
     pub fn holds(&self, txn: u64, mode: LockMode) -> bool {
         match mode {
             LockMode::Exclusive => self.x_owner == txn,
-            LockMode::Shared => self.x_owner == txn || self.s_owners.contains(&txn),
+            LockMode::Shared => self.holds_any(txn),
         }
     }
 
     pub fn holds_any(&self, txn: u64) -> bool {
-        self.x_owner == txn || self.s_owners.contains(&txn)
+        self.x_owner == txn || self.s_owners().contains(&txn)
     }
 
     fn compatible(&self, txn: u64, mode: LockMode) -> bool {
         match mode {
             LockMode::Exclusive => {
                 (self.x_owner == 0 || self.x_owner == txn)
-                    && self.s_owners.iter().all(|&s| s == txn)
+                    && self.s_owners().iter().all(|&s| s == txn)
             }
             LockMode::Shared => self.x_owner == 0 || self.x_owner == txn,
         }
@@ -105,11 +135,14 @@ impl LockState {
         match mode {
             LockMode::Exclusive => {
                 self.x_owner = txn;
-                self.s_owners.retain(|&s| s != txn);
+                if let Some(m) = &mut self.more {
+                    m.s_owners.retain(|&s| s != txn);
+                }
+                self.tidy();
             }
             LockMode::Shared => {
-                if self.x_owner != txn && !self.s_owners.contains(&txn) {
-                    self.s_owners.push(txn);
+                if !self.holds_any(txn) {
+                    self.queued().s_owners.push(txn);
                 }
             }
         }
@@ -123,7 +156,7 @@ impl LockState {
         let already_holds = self.holds_any(txn);
         // No barging past queued waiters, except for an upgrade by a current holder (which
         // would otherwise deadlock behind waiters that wait for it).
-        if self.compatible(txn, mode) && (self.waiters.is_empty() || already_holds) {
+        if self.compatible(txn, mode) && (self.no_waiters() || already_holds) {
             self.grant(txn, mode);
             return Acquire::Granted(!already_holds);
         }
@@ -133,10 +166,11 @@ impl LockState {
             granted: AtomicBool::new(false),
             notify: tokio::sync::Notify::new(),
         });
+        let waiters = &mut self.queued().waiters;
         if already_holds {
-            self.waiters.push_front(w.clone());
+            waiters.push_front(w.clone());
         } else {
-            self.waiters.push_back(w.clone());
+            waiters.push_back(w.clone());
         }
         Acquire::Wait(w)
     }
@@ -146,7 +180,9 @@ impl LockState {
         if self.x_owner == txn {
             self.x_owner = 0;
         }
-        self.s_owners.retain(|&s| s != txn);
+        if let Some(m) = &mut self.more {
+            m.s_owners.retain(|&s| s != txn);
+        }
         self.grant_waiters();
     }
 
@@ -156,21 +192,26 @@ impl LockState {
         if w.is_granted() {
             return true;
         }
-        self.waiters.retain(|x| !Arc::ptr_eq(x, w));
+        if let Some(m) = &mut self.more {
+            m.waiters.retain(|x| !Arc::ptr_eq(x, w));
+        }
         self.grant_waiters();
         false
     }
 
+    /// Grant the head of the queue what can be granted; drops the out-of-line part if it
+    /// is left empty.
     fn grant_waiters(&mut self) {
-        while let Some(w) = self.waiters.front() {
+        while let Some(w) = self.more.as_ref().and_then(|m| m.waiters.front()) {
             if !self.compatible(w.txn_id, w.mode) {
                 break;
             }
-            let w = self.waiters.pop_front().expect("front exists");
+            let w = self.queued().waiters.pop_front().expect("front exists");
             self.grant(w.txn_id, w.mode);
             w.granted.store(true, Ordering::Release);
             w.notify.notify_one();
         }
+        self.tidy();
     }
 
     /// Transactions that `txn` (a waiter, or about to be one, in `mode`) waits for here:
@@ -186,11 +227,14 @@ impl LockState {
             out.push(self.x_owner);
         }
         if mode == LockMode::Exclusive {
-            out.extend(self.s_owners.iter().copied().filter(|&s| s != txn));
+            out.extend(self.s_owners().iter().copied().filter(|&s| s != txn));
         }
         // Conflicting waiters ahead of it in the queue (none if it is not queued here).
-        if let Some(pos) = self.waiters.iter().position(|w| w.txn_id == txn) {
-            for w in self.waiters.iter().take(pos) {
+        let Some(waiters) = self.more.as_ref().map(|m| &m.waiters) else {
+            return;
+        };
+        if let Some(pos) = waiters.iter().position(|w| w.txn_id == txn) {
+            for w in waiters.iter().take(pos) {
                 if mode == LockMode::Exclusive || w.mode == LockMode::Exclusive {
                     out.push(w.txn_id);
                 }
@@ -200,7 +244,11 @@ impl LockState {
 
     /// The owners, for diagnostics (SHOW ENGINE … STATUS, tests).
     pub fn owners(&self) -> (u64, &[u64], usize) {
-        (self.x_owner, &self.s_owners, self.waiters.len())
+        (
+            self.x_owner,
+            self.s_owners(),
+            self.more.as_ref().map_or(0, |m| m.waiters.len()),
+        )
     }
 }
 

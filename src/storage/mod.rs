@@ -223,9 +223,11 @@ impl Storage {
         let mut items = Vec::new();
         for w in txn.writes.drain(mark..).rev() {
             let mut st = w.slot.state.lock();
-            st.pending = w.prev_pending.map(|row| Pending {
-                txn: shared.clone(),
-                row,
+            st.pending = w.prev_pending.map(|row| {
+                Box::new(Pending {
+                    txn: shared.clone(),
+                    row,
+                })
             });
             drop(st);
             items.push(purge::Item {

@@ -47,7 +47,7 @@ pub struct RowState {
     /// Committed versions, newest first.
     pub versions: SmallVec<[Version; 1]>,
     /// The uncommitted (or published but not yet finalized) version of the X-lock holder.
-    pub pending: Option<Pending>,
+    pub pending: Option<Box<Pending>>,
     pub lock: LockState,
     /// Removed from its table by purge: look the key up again.
     pub dead: bool,
@@ -186,10 +186,10 @@ mod tests {
         let m = TxnManager::new(0);
         let mut st = RowState::default();
         let t1 = m.begin(Isolation::RepeatableRead, false, true);
-        st.pending = Some(Pending {
+        st.pending = Some(Box::new(Pending {
             txn: t1.shared.clone(),
             row: Some(row(1)),
-        });
+        }));
         assert_eq!(
             val(st.visible(t1.id(), 0)),
             Some(1),
@@ -211,10 +211,10 @@ mod tests {
         assert_eq!(val(st.visible(999, cts)), Some(1));
 
         let t2 = m.begin(Isolation::RepeatableRead, false, true);
-        st.pending = Some(Pending {
+        st.pending = Some(Box::new(Pending {
             txn: t2.shared.clone(),
             row: Some(row(2)),
-        });
+        }));
         assert_eq!(
             val(st.latest(999)),
             Some(1),
@@ -235,17 +235,17 @@ mod tests {
         let m = TxnManager::new(0);
         let mut st = RowState::default();
         let t1 = m.begin(Isolation::RepeatableRead, false, true);
-        st.pending = Some(Pending {
+        st.pending = Some(Box::new(Pending {
             txn: t1.shared.clone(),
             row: Some(row(1)),
-        });
+        }));
         m.publish(&t1.shared);
         st.finalize(t1.id());
         let t2 = m.begin(Isolation::RepeatableRead, false, true);
-        st.pending = Some(Pending {
+        st.pending = Some(Box::new(Pending {
             txn: t2.shared.clone(),
             row: None,
-        });
+        }));
         let c2 = m.publish(&t2.shared);
         assert!(st.finalize(t2.id()));
         assert!(!st.is_garbage(), "an older snapshot may still see the row");

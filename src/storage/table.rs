@@ -369,10 +369,10 @@ impl Table {
                 return Err(self.duplicate(None, &row, slot));
             }
             let prev = st.pending.take().map(|p| p.row);
-            st.pending = Some(Pending {
+            st.pending = Some(Box::new(Pending {
                 txn: txn.shared.clone(),
                 row: Some(row.clone()),
-            });
+            }));
             drop(st);
             txn.writes.push(WriteRec {
                 table: self.clone(),
@@ -417,10 +417,10 @@ impl Table {
             return Ok(None);
         };
         let prev = st.pending.take().map(|p| p.row);
-        st.pending = Some(Pending {
+        st.pending = Some(Box::new(Pending {
             txn: txn.shared.clone(),
             row: Some(new_row.clone()),
-        });
+        }));
         drop(st);
         txn.writes.push(WriteRec {
             table: self.clone(),
@@ -455,10 +455,10 @@ impl Table {
             return Ok(None);
         };
         let prev = st.pending.take().map(|p| p.row);
-        st.pending = Some(Pending {
+        st.pending = Some(Box::new(Pending {
             txn: txn.shared.clone(),
             row: None,
-        });
+        }));
         drop(st);
         txn.writes.push(WriteRec {
             table: self.clone(),
