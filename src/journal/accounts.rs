@@ -18,7 +18,6 @@
 
 use crate::server::Account;
 use crate::wire::auth::{AuthPlugin, Credentials};
-use std::io::Write;
 use std::path::Path;
 
 pub const FILE: &str = "quire_accounts";
@@ -63,14 +62,7 @@ pub fn save(dir: &Path, accounts: &[Account]) -> std::io::Result<()> {
             hash_field(c.sha2_stage2().map(|h| &h[..])),
         ));
     }
-    let tmp = dir.join(format!("{FILE}.tmp"));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, dir.join(FILE))?;
-    super::writer::sync_dir(dir)
+    super::writer::replace_file(dir, &format!("{FILE}.tmp"), FILE, text.as_bytes())
 }
 
 /// The accounts saved in `dir` (None: no file yet).

@@ -661,10 +661,7 @@ fn finish_reset(dir: &Path, basename: &str) -> Result<(), String> {
                 .map(|c| dir.join(checkpoint::file_name(c))),
         );
         for p in gone {
-            match std::fs::remove_file(&p) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(err(&p, e)),
-                _ => {}
-            }
+            super::writer::remove_if_present(&p).map_err(|e| err(&p, e))?;
         }
         eprintln!(
             "quire: [Note] finished the RESET MASTER a crash interrupted (checkpoint '{}')",

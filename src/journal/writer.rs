@@ -268,6 +268,27 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Replace `dir/name` with `bytes`, atomically and durably: written to `dir/tmp`, fsynced,
+/// renamed over `name`, then the directory fsynced (a crash leaves the old file or the new).
+pub fn replace_file(dir: &Path, tmp: &str, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = dir.join(tmp);
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, dir.join(name))?;
+    sync_dir(dir)
+}
+
+/// Delete `path`; one already gone is not an error.
+pub fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// `<what> '<path>' (OS errno N - text)`, as MySQL words a failed file operation.
 pub fn io_error(what: &str, path: &Path, e: &std::io::Error) -> String {
     let text = e.to_string();
@@ -347,20 +368,18 @@ pub fn file_name(basename: &str, seq: u32) -> String {
 /// Replace `<basename>.index` with one naming `index` (`./<name>` per line), atomically: a
 /// temporary file, fsync, rename, fsync of the directory.
 pub fn write_index(dir: &Path, basename: &str, index: &[u32]) -> std::io::Result<()> {
-    let tmp = dir.join(format!("{basename}.index_crash_safe"));
     let mut text = String::new();
     for seq in index {
         text.push_str("./");
         text.push_str(&file_name(basename, *seq));
         text.push('\n');
     }
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, dir.join(format!("{basename}.index")))?;
-    sync_dir(dir)
+    replace_file(
+        dir,
+        &format!("{basename}.index_crash_safe"),
+        &format!("{basename}.index"),
+        text.as_bytes(),
+    )
 }
 
 /// How a new journal starts: its files so far and the number of the file to create.
@@ -731,12 +750,7 @@ impl Journal {
             let old = std::mem::take(&mut *self.index.lock());
             for seq in old {
                 let path = self.path_of(seq);
-                match std::fs::remove_file(&path) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(io_error("Error on delete of", &path, &e));
-                    }
-                    _ => {}
-                }
+                remove_if_present(&path).map_err(|e| io_error("Error on delete of", &path, &e))?;
             }
             *a = self.create_file(first)?;
             *self.written.lock() = LogPos {

@@ -12,14 +12,14 @@ use crate::journal::events::{OPTION_NOT_AUTOCOMMIT, QueryContext};
 use crate::journal::writer::{Control, Journal};
 use crate::sql::admin::PurgeTarget;
 use crate::sql::types::{Charset, Collation};
-
-/// The highest RESET MASTER TO accepts (MySQL 8's limit).
-const MAX_BINLOG_INDEX: u64 = 2_000_000_000;
 use crate::sql::utility::Outcome;
 use crate::sql::value::Value;
 use crate::storage::txn::Txn;
 use crate::storage::txn::TxnShared;
 use std::sync::Arc;
+
+/// The highest RESET MASTER TO accepts (MySQL 8's limit).
+const MAX_BINLOG_INDEX: u64 = 2_000_000_000;
 
 /// Session settings the journal records, refreshed with the other cached variables.
 #[derive(Clone, Debug, Default)]

@@ -77,6 +77,19 @@ impl RowSlot {
 }
 
 impl RowState {
+    /// Make `row` (None: a deletion) the pending version of `txn`, the X-lock holder.
+    /// Returns the row of the pending version it replaces, if there was one (a statement
+    /// rollback puts it back).
+    pub fn replace_pending(
+        &mut self,
+        txn: Arc<TxnShared>,
+        row: Option<Row>,
+    ) -> Option<Option<Row>> {
+        let prev = self.pending.take().map(|p| p.row);
+        self.pending = Some(Box::new(Pending { txn, row }));
+        prev
+    }
+
     /// The version visible to transaction `me` reading at snapshot `snapshot`.
     pub fn visible(&self, me: u64, snapshot: u64) -> Option<&Row> {
         if let Some(p) = &self.pending {

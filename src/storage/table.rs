@@ -34,7 +34,7 @@
 use super::StorageError;
 use super::keycode;
 use super::lock::{Acquire, LockMode};
-use super::row::{Pending, RowSlot};
+use super::row::RowSlot;
 use super::schema::{IndexDef, TableDef};
 use super::txn::{Txn, WriteRec};
 use crate::sql::value::{Row, Value};
@@ -368,11 +368,7 @@ impl Table {
                 drop(st);
                 return Err(self.duplicate(None, &row, slot));
             }
-            let prev = st.pending.take().map(|p| p.row);
-            st.pending = Some(Box::new(Pending {
-                txn: txn.shared.clone(),
-                row: Some(row.clone()),
-            }));
+            let prev = st.replace_pending(txn.shared.clone(), Some(row.clone()));
             drop(st);
             txn.writes.push(WriteRec {
                 table: self.clone(),
@@ -416,11 +412,7 @@ impl Table {
         let Some(before) = st.latest(me).cloned() else {
             return Ok(None);
         };
-        let prev = st.pending.take().map(|p| p.row);
-        st.pending = Some(Box::new(Pending {
-            txn: txn.shared.clone(),
-            row: Some(new_row.clone()),
-        }));
+        let prev = st.replace_pending(txn.shared.clone(), Some(new_row.clone()));
         drop(st);
         txn.writes.push(WriteRec {
             table: self.clone(),
@@ -454,11 +446,7 @@ impl Table {
         let Some(before) = st.latest(me).cloned() else {
             return Ok(None);
         };
-        let prev = st.pending.take().map(|p| p.row);
-        st.pending = Some(Box::new(Pending {
-            txn: txn.shared.clone(),
-            row: None,
-        }));
+        let prev = st.replace_pending(txn.shared.clone(), None);
         drop(st);
         txn.writes.push(WriteRec {
             table: self.clone(),
