@@ -39,7 +39,7 @@
 //!
 //! `fdatasync()` is enough for the journal: it flushes the data and the metadata needed to
 //! read it back (size, block allocation; with the file preallocated, the size changes once
-//! per 4 MB); `fsync()` also writes the modification time at every commit, an extra I/O per
+//! per 256 KB); `fsync()` also writes the modification time at every commit, an extra I/O per
 //! group (MySQL itself syncs its binary log with `fdatasync()`).
 //!
 //! ## Failures
@@ -1021,11 +1021,16 @@ impl Journal {
 
     /// Write `out` (events ending at `a.pos`) and the filler after them.
     ///
-    /// The file is kept allocated `PREALLOCATE` bytes at a time ahead of the log, with its
-    /// length set: an fsync then writes the group's blocks but not a new file size (on ext4
-    /// that halves a lone commit's fsync). Readers must not see zeros there, so the space is
-    /// one Ignorable event (see `events`: the filler): its header follows the group's
-    /// events in the same write, its checksum goes in the file's last 4 bytes.
+    /// The file is kept allocated ahead of the log, with its length set: an fsync then
+    /// writes the group's blocks but not a new file size. The space ahead is written with
+    /// zeros `ZERO_STEP` bytes at a time rather than `fallocate`d: on ext4 a write into
+    /// fallocated (unwritten) blocks changes the extent tree, so every group's
+    /// `fdatasync()` also commits the filesystem journal (3 device writes per sync instead
+    /// of 2; a lone commit's sync 0.21 ms instead of 0.15). With O_DIRECT the space is
+    /// fallocated `PREALLOCATE` bytes at a time (its writes bypass the page cache the zeros
+    /// would go through). Readers must not see zeros there, so the space is one Ignorable
+    /// event (see `events`: the filler): its header follows the group's events in the same
+    /// write, its checksum goes in the file's last 4 bytes.
     fn flush_out(&self, a: &mut Active, out: &mut Vec<u8>) -> Result<(), String> {
         if out.is_empty() {
             return Ok(());
@@ -1034,20 +1039,31 @@ impl Journal {
         let at = a.pos - out.len() as u64;
         let old_end = a.end;
         if a.pos + FILLER_MIN > a.end {
-            let new_end = (a.pos + FILLER_MIN).next_multiple_of(4096) + PREALLOCATE;
-            let from = a.end.max(at);
-            // SAFETY: fallocate on a descriptor we own; no memory is passed.
-            let r = unsafe {
-                libc::fallocate(
-                    std::os::fd::AsRawFd::as_raw_fd(&a.file),
-                    0,
-                    from as libc::off_t,
-                    (new_end - from) as libc::off_t,
-                )
+            let ahead = if a.direct.is_some() {
+                PREALLOCATE
+            } else {
+                ZERO_STEP
             };
-            if r != 0 {
-                // Not supported here: a sparse extension reads as zeros too.
-                a.file.set_len(new_end).map_err(err)?;
+            let new_end = (a.pos + FILLER_MIN).next_multiple_of(4096) + ahead;
+            let from = a.end.max(at);
+            if a.direct.is_none() {
+                // The group's own bytes go over the first of these zeros just after.
+                let zeros = vec![0u8; (new_end - from) as usize];
+                a.file.write_all_at(&zeros, from).map_err(err)?;
+            } else {
+                // SAFETY: fallocate on a descriptor we own; no memory is passed.
+                let r = unsafe {
+                    libc::fallocate(
+                        std::os::fd::AsRawFd::as_raw_fd(&a.file),
+                        0,
+                        from as libc::off_t,
+                        (new_end - from) as libc::off_t,
+                    )
+                };
+                if r != 0 {
+                    // Not supported here: a sparse extension reads as zeros too.
+                    a.file.set_len(new_end).map_err(err)?;
+                }
             }
             a.end = new_end;
         }
@@ -1106,8 +1122,12 @@ impl Journal {
 /// passed, so fsyncs take at most a quarter of its time.
 const SYNC_DUTY_WAIT: u32 = 3;
 
-/// How much disk space is allocated at a time ahead of the log.
+/// How much disk space is allocated at a time ahead of the log with O_DIRECT.
 const PREALLOCATE: u64 = 4 << 20;
+
+/// How much space ahead of the log is written with zeros at a time (see
+/// [`Journal::flush_out`]): the group whose sync writes them back waits about 1 ms longer.
+const ZERO_STEP: u64 = 256 << 10;
 
 fn refusal(why: &str) -> MyError {
     MyError::new(
