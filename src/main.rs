@@ -33,7 +33,8 @@ fn main() {
             // allocator asks for them, and a huge page is taken from the free blocks the
             // kernel has already handed back to a VM's host, so each first touch waits on
             // the host: loading 400,000 rows at start-up took 3.1 s with them, 0.85 s
-            // without, and 64-thread throughput did not drop (README, "Restart").
+            // without, and 64-thread throughput did not drop (README: the journal's
+            // restart figures).
             // SAFETY: a process attribute; no memory is touched.
             unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
             for w in &opts.warnings {
