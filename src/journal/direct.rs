@@ -4,10 +4,9 @@
 //! device's logical block; [`BLOCK`] (4096) is a multiple of every common one. The journal
 //! appends at any byte offset, so [`Direct`] keeps the log's last partial block in memory and
 //! writes whole blocks: that block's head, the group's bytes, zeros up to the next block
-//! boundary. Past the log's end the file holds the filler — zeros but for its header (part
-//! of the group's bytes) and its checksum in the file's last 4 bytes (see `events`) — so the
-//! padding is what the file holds there anyway; the checksum, and the zeros over an older
-//! filler's checksum, are written in place in the padding or as blocks of their own.
+//! boundary. Past the log's end the file holds the filler — zeros but for its header and
+//! patch, part of the group's bytes (see `events`) — so the padding is what the file holds
+//! there anyway.
 //!
 //! A block holding acknowledged bytes is rewritten by the next group, as the page cache
 //! would write it back under the other methods: the failure model is the same (see
@@ -50,30 +49,16 @@ impl Direct {
     }
 
     /// Write `bytes` at `at`, the log's end so far: its first `log_len` bytes are log, the
-    /// rest the filler's header. `words`: 4-byte values (the filler's checksum, zeros over
-    /// an older one) to write in the filler's zeros, each ending at a block boundary.
-    pub fn write(
-        &mut self,
-        at: u64,
-        bytes: &[u8],
-        log_len: usize,
-        words: &[(u64, [u8; 4])],
-    ) -> io::Result<()> {
+    /// rest the filler's header and patch.
+    pub fn write(&mut self, at: u64, bytes: &[u8], log_len: usize) -> io::Result<()> {
         let head = self.tail.len();
         let start = at - head as u64;
         let len = (head + bytes.len()).next_multiple_of(BLOCK as usize);
-        let end = start + len as u64;
         let tail = std::mem::take(&mut self.tail);
         let b = blocks(&mut self.buf, len);
         b[..head].copy_from_slice(&tail);
         b[head..head + bytes.len()].copy_from_slice(bytes);
         b[head + bytes.len()..].fill(0);
-        for (off, word) in words {
-            if off + 4 <= end {
-                let i = (off - start) as usize;
-                b[i..i + 4].copy_from_slice(word);
-            }
-        }
         // The next write starts over with the log's new partial block.
         let log_end = at + log_len as u64;
         let from = (log_end - log_end % BLOCK - start) as usize;
@@ -84,15 +69,6 @@ impl Direct {
             return r;
         }
         self.tail = next_tail;
-        for (off, word) in words {
-            if off + 4 > end {
-                debug_assert_eq!((off + 4) % BLOCK, 0);
-                let b = blocks(&mut self.buf, BLOCK as usize);
-                b.fill(0);
-                b[BLOCK as usize - 4..].copy_from_slice(word);
-                self.file.write_all_at(b, off + 4 - BLOCK)?;
-            }
-        }
         Ok(())
     }
 }

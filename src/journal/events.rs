@@ -32,7 +32,7 @@
 //! | 23/24/25 | Write/Update/Delete_rows (v1) | table_id u48, flags u16 (1 = STMT_END_F on a statement's last rows event) | column_count lenenc, present bitmap [(n+7)/8] (all columns), Update: a second present bitmap for the after image; then rows |
 //! | 4 | Rotate | position u64 = 4 | next file name (no NUL) |
 //! | 3 | Stop | — | — |
-//! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): the *filler* | — | zeros |
+//! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): the *filler* | — | with checksums a 4-byte patch, then zeros (the checksum is 0) |
 //! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): a *private* transaction | — | "QUIREPRV", then the transaction's events, each complete with its checksum (placed at offset 0) |
 //!
 //! A private transaction is one a session ran with `sql_log_bin=0` while `log_bin=ON`: it
@@ -45,9 +45,10 @@
 //! last event (so that a commit's fsync does not also have to write the file's new size) and
 //! formats that space as one Ignorable event running from the end of the log to the end of
 //! the file: readers of the open file (`mysqlbinlog`, replicas) see a valid event they
-//! skip, and every group commit rewrites its 19-byte header after its own events (and its
-//! checksum in the file's last 4 bytes). Closing the file cuts it off; recovery treats the
-//! first filler as the end of the log.
+//! skip, and every group commit rewrites its 19-byte header after its own events, then 4
+//! bytes that make the event's checksum zero (see [`Filler`]), so that the file's last 4
+//! bytes stay zero. Closing the file cuts it off; recovery treats the first filler as the
+//! end of the log.
 //!
 //! Query status variables written (code, value): `0` flags2 u32 (OPTION_AUTO_IS_NULL
 //! 0x4000, OPTION_NOT_AUTOCOMMIT 0x80000, OPTION_NO_FOREIGN_KEY_CHECKS 0x4000000,
@@ -115,8 +116,8 @@ pub const IGNORABLE_EVENT: u8 = 28;
 /// Event flag: a reader that does not know the event may skip it.
 pub const LOG_EVENT_IGNORABLE_F: u16 = 0x80;
 
-/// The smallest filler: a header and a checksum.
-pub const FILLER_MIN: u64 = HEADER_LEN as u64 + 4;
+/// The smallest filler: a header, a patch and a checksum (see [`Filler`]).
+pub const FILLER_MIN: u64 = HEADER_LEN as u64 + 8;
 
 /// The first bytes of a private transaction's Ignorable event body.
 pub const PRIVATE_MARK: &[u8; 8] = b"QUIREPRV";
@@ -134,8 +135,40 @@ pub fn is_filler(ty: u8, flags: u16, body: &[u8]) -> bool {
 
 /// Encodes fillers. Their checksum covers up to megabytes of zeros; it is computed from
 /// the checksums of 2^k zero bytes (crc32fast's `combine`), not by reading zeros.
+///
+/// With checksums, the 4 bytes after the header (the *patch*) are chosen so that the
+/// checksum of the whole event is 0: the file's last 4 bytes stay the zeros they already
+/// are, and a group writes its events, the filler's header and the patch as one contiguous
+/// run (one device write at its sync, not a second one for the file's last block). CRC-32
+/// is affine over GF(2): changing the patch from zeros to P changes the checksum by
+/// P(x)·x^(32+8n) mod G(x), n the zeros between patch and checksum. So the patch is the
+/// checksum with zeros there, times x^-(32+8n) mod G (x is invertible mod G: G(0) = 1).
+/// Polynomials are in CRC-32's reflected form (bit 31 is x^0), as in zlib's `multmodp`.
 pub struct Filler {
     zeros: [u32; 40],
+    /// x^-(2^j) mod G, for exponents up to 2^64.
+    inverse_powers: [u32; 64],
+}
+
+/// CRC-32's generator without its x^32 term, reflected.
+const CRC_POLY: u32 = 0xEDB8_8320;
+/// 1 in the reflected form.
+const X0: u32 = 1 << 31;
+
+/// a·b mod G (reflected form).
+fn mul_mod(a: u32, mut b: u32) -> u32 {
+    let mut p = 0;
+    for i in (0..32).rev() {
+        if a & (1 << i) != 0 {
+            p ^= b;
+        }
+        b = if b & 1 != 0 {
+            (b >> 1) ^ CRC_POLY
+        } else {
+            b >> 1
+        };
+    }
+    p
 }
 
 impl Default for Filler {
@@ -154,11 +187,33 @@ impl Filler {
             h.combine(&crc32fast::Hasher::new_with_initial_len(zeros[k - 1], half));
             zeros[k] = h.finalize();
         }
-        Filler { zeros }
+        // G = x·Q + 1, so x·Q = 1 mod G: Q = (G - 1) / x, which reflected is the
+        // generator's coefficients moved up one degree, with G's x^32 as Q's x^31.
+        let mut inverse_powers = [0u32; 64];
+        inverse_powers[0] = (CRC_POLY << 1) | 1;
+        for j in 1..inverse_powers.len() {
+            inverse_powers[j] = mul_mod(inverse_powers[j - 1], inverse_powers[j - 1]);
+        }
+        Filler {
+            zeros,
+            inverse_powers,
+        }
     }
 
-    /// The header of a filler spanning file offsets `at..end`, and (with checksums) the
-    /// 4 bytes that go at `end - 4`. The bytes between must be zero.
+    /// x^-k mod G.
+    fn inverse_power(&self, k: u64) -> u32 {
+        let mut p = X0;
+        for (j, q) in self.inverse_powers.iter().enumerate() {
+            if k & (1 << j) != 0 {
+                p = mul_mod(*q, p);
+            }
+        }
+        p
+    }
+
+    /// The header of a filler spanning file offsets `at..end` (at least [`FILLER_MIN`]
+    /// bytes), and (with checksums) the patch that follows it. The bytes after them must be
+    /// zero, the checksum included.
     pub fn event(
         &self,
         timestamp: u32,
@@ -172,18 +227,22 @@ impl Filler {
         if !checksum {
             return (h, None);
         }
+        // The checksum with a zero patch: over the header, then the patch's and the
+        // zeros' bytes.
         let mut crc = crc32fast::Hasher::new();
         crc.update(&h);
-        let n = size - HEADER_LEN as u64 - 4;
+        let zeros = size - HEADER_LEN as u64 - 4;
         for k in 0..self.zeros.len() {
-            if n & (1 << k) != 0 {
+            if zeros & (1 << k) != 0 {
                 crc.combine(&crc32fast::Hasher::new_with_initial_len(
                     self.zeros[k],
                     1 << k,
                 ));
             }
         }
-        (h, Some(crc.finalize().to_le_bytes()))
+        let n = zeros - 4;
+        let patch = mul_mod(crc.finalize(), self.inverse_power(32 + 8 * n));
+        (h, Some(patch.to_le_bytes()))
     }
 }
 

@@ -59,7 +59,7 @@
 
 use super::cache::{Finished, Spill};
 use super::direct::Direct;
-use super::events::{EventBuf, FILLER_MIN, Filler, HEADER_LEN, MAGIC};
+use super::events::{EventBuf, FILLER_MIN, Filler, MAGIC};
 use crate::error::{MyError, code};
 use crate::storage::Storage;
 use crate::storage::txn::TxnShared;
@@ -1031,15 +1031,15 @@ impl Journal {
     /// 0.15 on this machine's ext4. With O_DIRECT the space is fallocated `PREALLOCATE`
     /// bytes at a time (its writes bypass the page cache the zeros would go through).
     /// Readers must not see zeros there, so the space is one Ignorable event (see `events`:
-    /// the filler): its header follows the group's events in the same write, its checksum
-    /// goes in the file's last 4 bytes.
+    /// the filler): its header and the patch that makes its checksum zero follow the
+    /// group's events in the same write; the zeros after them, checksum included, are
+    /// already on disk.
     fn flush_out(&self, a: &mut Active, out: &mut Vec<u8>) -> Result<(), String> {
         if out.is_empty() {
             return Ok(());
         }
         let err = |e: std::io::Error| io_error("Error writing file", &self.path_of(a.seq), &e);
         let at = a.pos - out.len() as u64;
-        let old_end = a.end;
         if a.pos + FILLER_MIN > a.end {
             let base = (a.pos + FILLER_MIN).next_multiple_of(4096);
             let from = a.end.max(at);
@@ -1067,26 +1067,18 @@ impl Journal {
                 end
             };
         }
-        let (header, crc) = self
-            .filler
-            .event(unix_now(), self.server_id, a.pos, a.end, a.checksum);
+        let (header, patch) =
+            self.filler
+                .event(unix_now(), self.server_id, a.pos, a.end, a.checksum);
         let log_len = out.len();
         out.extend_from_slice(&header);
-        // The filler's checksum; zeros over the previous one, now inside the new filler.
-        let mut words = Vec::new();
-        if let Some(crc) = crc {
-            words.push((a.end - 4, crc));
-            if old_end != a.end && old_end >= a.pos + HEADER_LEN as u64 + 4 {
-                words.push((old_end - 4, [0; 4]));
-            }
+        if let Some(patch) = patch {
+            out.extend_from_slice(&patch);
         }
         if let Some(d) = &mut a.direct {
-            d.write(at, out, log_len, &words).map_err(err)?;
+            d.write(at, out, log_len).map_err(err)?;
         } else {
             a.file.write_all_at(out, at).map_err(err)?;
-            for (off, word) in &words {
-                a.file.write_all_at(word, *off).map_err(err)?;
-            }
         }
         a.unsynced = true;
         out.clear();

@@ -301,7 +301,6 @@ pub fn call(f: Func, args: &[Expr], rows: &[Row], env: &mut Env) -> Result<Value
 }
 
 /// CAST(v AS to), with MySQL's conversion warnings.
-
 pub fn cast(v: Value, to: CastTo, env: &mut Env) -> Result<Value> {
     if v.is_null() {
         return Ok(Value::Null);

@@ -265,26 +265,43 @@ fn mariadb_binlog_decodes_what_we_write() {
 }
 
 #[test]
-fn filler_checksum_matches_its_bytes() {
+fn filler_checksum_is_zero_with_its_patch() {
     let f = Filler::new();
     for (at, end) in [
-        (4u64, 27u64),
+        (4u64, 4 + FILLER_MIN),
+        (4, 5 + FILLER_MIN),
         (100, 4096),
         (1234, 1 << 20),
         (7, 3 << 20 | 12345),
+        (123, (1 << 28) | 77),
     ] {
-        let (h, crc) = f.event(1_700_000_000, 9, at, end, true);
-        let mut ev = vec![0u8; (end - at) as usize];
-        ev[..HEADER_LEN].copy_from_slice(&h);
-        let n = ev.len();
-        ev[n - 4..].copy_from_slice(&crc.unwrap());
-        assert_eq!(event_size(&ev), n);
-        assert_eq!(event_crc(&ev).to_le_bytes(), crc.unwrap(), "{at}..{end}");
-        assert!(is_filler(
-            ev[4],
-            u16::from_le_bytes([ev[17], ev[18]]),
-            &ev[19..]
-        ));
+        let (h, patch) = f.event(1_700_000_000, 9, at, end, true);
+        let patch = patch.unwrap();
+        let n = (end - at) as usize;
+        // The event's bytes but its zeros: their checksum, carried over the zeros.
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&h);
+        crc.update(&patch);
+        let mut left = n - HEADER_LEN - 8;
+        let zeros = vec![0u8; 1 << 20];
+        while left > 0 {
+            let k = left.min(zeros.len());
+            crc.update(&zeros[..k]);
+            left -= k;
+        }
+        assert_eq!(crc.finalize(), 0, "{at}..{end}");
+        if n < 1 << 22 {
+            let mut ev = vec![0u8; n];
+            ev[..HEADER_LEN].copy_from_slice(&h);
+            ev[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&patch);
+            assert_eq!(event_size(&ev), n);
+            assert_eq!(event_crc(&ev), 0, "{at}..{end}");
+            assert!(is_filler(
+                ev[4],
+                u16::from_le_bytes([ev[17], ev[18]]),
+                &ev[19..]
+            ));
+        }
     }
     assert_eq!(f.event(0, 1, 4, 100, false).1, None);
 }
