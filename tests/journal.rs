@@ -386,6 +386,68 @@ fn binlog_statements_and_counters() {
     server.stop();
 }
 
+/// `binlog_group_commit_sync_delay` holds a lone commit back for the delay;
+/// `binlog_group_commit_sync_no_delay_count` commits end the wait early, as one group.
+#[test]
+fn group_commit_delay_waits_and_the_count_ends_it() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE g").unwrap();
+    c.query_drop("CREATE TABLE g.t (a INT PRIMARY KEY)")
+        .unwrap();
+    c.query_drop(
+        "SET GLOBAL binlog_group_commit_sync_delay = 1000000, \
+         GLOBAL binlog_group_commit_sync_no_delay_count = 4",
+    )
+    .unwrap();
+    let counters = |c: &mut mysql::Conn| -> (u64, u64) {
+        let v: Vec<(String, u64)> = c
+            .query("SHOW GLOBAL STATUS LIKE 'Binlog_%commits'")
+            .unwrap();
+        let get = |n: &str| v.iter().find(|s| s.0 == n).map(|s| s.1).unwrap();
+        (get("Binlog_commits"), get("Binlog_group_commits"))
+    };
+
+    let t = std::time::Instant::now();
+    c.query_drop("INSERT INTO g.t VALUES (0)").unwrap();
+    let lone = t.elapsed();
+    assert!(
+        lone >= Duration::from_millis(950),
+        "a lone commit waited {lone:?}"
+    );
+
+    let before = counters(&mut c);
+    let go = Arc::new(std::sync::Barrier::new(4));
+    let t = std::time::Instant::now();
+    let workers: Vec<_> = (1..=4)
+        .map(|i| {
+            let mut w = server.mysql_conn();
+            let go = go.clone();
+            std::thread::spawn(move || {
+                go.wait();
+                w.query_drop(format!("INSERT INTO g.t VALUES ({i})"))
+                    .unwrap();
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let four = t.elapsed();
+    let after = counters(&mut c);
+    assert_eq!(after.0 - before.0, 4, "{before:?} -> {after:?}");
+    assert_eq!(after.1 - before.1, 1, "one group: {before:?} -> {after:?}");
+    assert!(
+        four < Duration::from_millis(800),
+        "the fourth commit should end the 1 s wait, took {four:?}"
+    );
+    let n: u64 = c.query_first("SELECT COUNT(*) FROM g.t").unwrap().unwrap();
+    assert_eq!(n, 5);
+}
+
 #[test]
 fn skip_log_bin_hides_the_log_but_keeps_commits() {
     if !quire_only() {

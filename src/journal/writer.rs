@@ -192,6 +192,32 @@ enum Work {
 struct Queue {
     items: Vec<Work>,
     shutdown: bool,
+    /// What the writer waits for, so that a submit wakes it only then: a wake-up per
+    /// queued commit while it gathers a group would cost each commit a context switch.
+    listening: Listen,
+}
+
+impl Queue {
+    /// Add `w`; whether the writer must be woken for it.
+    fn push(&mut self, w: Work) -> bool {
+        self.items.push(w);
+        match self.listening {
+            Listen::Any => true,
+            Listen::Count(n) => self.items.len() >= n,
+            Listen::Timer => false,
+        }
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+enum Listen {
+    /// Busy, or gathering until a deadline: new work waits for it.
+    #[default]
+    Timer,
+    /// Waiting for work.
+    Any,
+    /// Gathering until a deadline or until this many items are queued.
+    Count(usize),
 }
 
 /// The file being appended to.
@@ -529,14 +555,16 @@ impl Journal {
             )));
             return rx;
         }
-        q.items.push(Work::Commit(Commit {
+        let wake = q.push(Work::Commit(Commit {
             what,
             txn,
             ack,
             reply: Some(tx),
         }));
         drop(q);
-        self.wake.notify_one();
+        if wake {
+            self.wake.notify_one();
+        }
         rx
     }
 
@@ -546,7 +574,7 @@ impl Journal {
             return Err(e);
         }
         let (tx, rx) = oneshot::channel();
-        {
+        let wake = {
             let mut q = self.queue.lock();
             if q.shutdown {
                 return Err(MyError::new(
@@ -554,9 +582,11 @@ impl Journal {
                     "Server shutdown in progress",
                 ));
             }
-            q.items.push(Work::Control(c, tx));
+            q.push(Work::Control(c, tx))
+        };
+        if wake {
+            self.wake.notify_one();
         }
-        self.wake.notify_one();
         rx.await
             .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")))
     }
@@ -802,10 +832,13 @@ impl Journal {
                         if Instant::now() >= due {
                             break;
                         }
+                        q.listening = Listen::Any;
                         self.wake.wait_until(&mut q, due);
                     } else {
+                        q.listening = Listen::Any;
                         self.wake.wait(&mut q);
                     }
+                    q.listening = Listen::Timer;
                 }
                 std::mem::take(&mut q.items)
             };
@@ -879,7 +912,15 @@ impl Journal {
             if (enough > 0 && items.len() >= enough) || q.shutdown {
                 return;
             }
-            if self.wake.wait_until(&mut q, until).timed_out() {
+            // Woken only by the count (or shutdown), not by every commit.
+            q.listening = if enough > 0 {
+                Listen::Count(enough - items.len())
+            } else {
+                Listen::Timer
+            };
+            let timed_out = self.wake.wait_until(&mut q, until).timed_out();
+            q.listening = Listen::Timer;
+            if timed_out {
                 items.append(&mut q.items);
                 return;
             }
