@@ -16,6 +16,7 @@
 //! - [`sqlview`]: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS.
 
 pub mod accounts;
+pub mod ack;
 pub mod cache;
 pub mod checkpoint;
 pub mod decode;

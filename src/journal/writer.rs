@@ -14,6 +14,10 @@
 //! session:  on Ok, finalize (release locks); on Err, roll back
 //! ```
 //!
+//! A `COMMIT` that ends its command skips the reply: the writer finalizes the transaction
+//! and sends the session's OK packet itself (see [`super::ack`]), sparing the session a
+//! wake-up per transaction.
+//!
 //! Publication (assigning commit timestamps, which makes rows visible) happens only here and
 //! only in log order, so the set of visible transactions is always a prefix of the log.
 //!
@@ -58,6 +62,7 @@
 //! a temporary file, fsync, rename, fsync the directory); a file that the index does not name
 //! therefore never holds a transaction (see [`super::recover`]).
 
+use super::ack::DirectAck;
 use super::cache::{Finished, Spill};
 use super::direct::Direct;
 use super::events::{EventBuf, FILLER_MIN, Filler, MAGIC};
@@ -182,6 +187,20 @@ struct Commit {
     ack: Ack,
     /// Taken when the session is answered.
     reply: Option<Reply>,
+    /// A commit acknowledged by the writer itself (see [`super::ack`]); `txn` is None.
+    direct: Option<Box<DirectAck>>,
+}
+
+impl Commit {
+    /// Answer the session with `err` (the commit did not happen).
+    fn fail(&mut self, err: &MyError) {
+        if let Some(r) = self.reply.take() {
+            let _ = r.send(Err(err.clone()));
+        }
+        if let Some(d) = self.direct.take() {
+            d.failed(err.clone());
+        }
+    }
 }
 
 enum Work {
@@ -561,12 +580,47 @@ impl Journal {
             txn,
             ack,
             reply: Some(tx),
+            direct: None,
         }));
         drop(q);
         if wake {
             self.wake.notify_one();
         }
         rx
+    }
+
+    /// Hand a finished transaction to the writer, which finalizes it and sends its OK
+    /// itself once it is as durable as `ack` asks (see [`super::ack`]). On refusal the
+    /// transaction is rolled back and the error returned.
+    pub fn submit_direct(
+        &self,
+        what: Finished,
+        direct: DirectAck,
+        ack: Ack,
+    ) -> Result<(), MyError> {
+        if let Some(e) = self.refuse() {
+            direct.failed(e.clone());
+            return Err(e);
+        }
+        let mut q = self.queue.lock();
+        if q.shutdown {
+            drop(q);
+            let e = MyError::new(code::ER_SERVER_SHUTDOWN, "Server shutdown in progress");
+            direct.failed(e.clone());
+            return Err(e);
+        }
+        let wake = q.push(Work::Commit(Commit {
+            what,
+            txn: None,
+            ack,
+            reply: None,
+            direct: Some(Box::new(direct)),
+        }));
+        drop(q);
+        if wake {
+            self.wake.notify_one();
+        }
+        Ok(())
     }
 
     /// Ask the writer to do `c` between groups; the reply carries the position after it.
@@ -977,10 +1031,8 @@ impl Journal {
         }
         let mut entries = group;
         if let Some(err) = self.refuse() {
-            for e in entries {
-                if let Some(r) = e.reply {
-                    let _ = r.send(Err(err.clone()));
-                }
+            for e in entries.iter_mut() {
+                e.fail(&err);
             }
             return;
         }
@@ -1057,9 +1109,7 @@ impl Journal {
                 self.fail(why.clone());
                 let err = refusal(&why);
                 for e in entries.iter_mut() {
-                    if let Some(r) = e.reply.take() {
-                        let _ = r.send(Err(err.clone()));
-                    }
+                    e.fail(&err);
                 }
             }
         }
@@ -1137,10 +1187,17 @@ impl Journal {
         }
         self.storage
             .txns
-            .publish_many(entries.iter().filter_map(|e| e.txn.as_deref()));
+            .publish_many(entries.iter().filter_map(|e| {
+                e.txn
+                    .as_deref()
+                    .or_else(|| e.direct.as_ref().and_then(|d| d.shared()))
+            }));
         for e in entries.iter_mut() {
             if let Some(r) = e.reply.take() {
                 let _ = r.send(Ok(()));
+            }
+            if let Some(d) = e.direct.take() {
+                d.committed();
             }
         }
     }

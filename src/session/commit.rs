@@ -21,6 +21,12 @@ use std::sync::Arc;
 /// The highest RESET MASTER TO accepts (MySQL 8's limit).
 const MAX_BINLOG_INDEX: u64 = 2_000_000_000;
 
+/// A COMMIT encoded but not yet handed to the journal writer (see [`Ctx::commit_last`]).
+pub struct Deferred {
+    pub what: Finished,
+    pub txn: Txn,
+}
+
 /// Session settings the journal records, refreshed with the other cached variables.
 #[derive(Clone, Debug, Default)]
 pub struct BinlogSession {
@@ -93,8 +99,23 @@ impl Ctx {
             self.server.storage.txns.publish(&txn.shared);
             return Ok(txn);
         };
+        let result = match self.encode_commit(&journal, &txn) {
+            Ok(what) => self.submit(&journal, what, Some(txn.shared.clone())).await,
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => Ok(txn),
+            Err(e) => {
+                self.server.storage.rollback(txn);
+                Err(e)
+            }
+        }
+    }
+
+    /// Encode `txn`'s events into a binlog cache of this session.
+    fn encode_commit(&self, journal: &Arc<Journal>, txn: &Txn) -> Result<Finished> {
         let ts = self.statement_unix_secs();
-        let mut cache = self.cache(&journal, ts);
+        let mut cache = self.cache(journal, ts);
         let ctx = self.query_context();
         let encode = || {
             crate::journal::txn::encode(
@@ -107,21 +128,58 @@ impl Ctx {
             )?;
             cache.finish()
         };
-
         // A large transaction is encoded (and its spill file written and synced) as bulk work.
-        let ready = if is_large(&txn) {
+        if is_large(txn) {
             super::threads::bulk(encode)
         } else {
             encode()
+        }
+    }
+
+    /// COMMIT of a transaction with writes, as the last statement of its command: encoded
+    /// now, and left in `self.deferred` for the connection, which hands it to the journal
+    /// writer together with the command's response (see [`crate::journal::ack`]) or else
+    /// commits it with [`Ctx::commit_deferred`]. Other transactions commit at once.
+    pub(super) async fn commit_last(&mut self) -> Result<()> {
+        let journal = self.server.journal.get().cloned();
+        let eligible = self
+            .txn
+            .as_ref()
+            .is_some_and(|t| t.has_writes() && !is_large(t));
+        let (Some(journal), true) = (journal, eligible) else {
+            return self.commit().await;
         };
-        let result = match ready {
-            Ok(what) => self.submit(&journal, what, Some(txn.shared.clone())).await,
-            Err(e) => Err(e),
+        let Some(txn) = self.txn.take() else {
+            return Ok(());
         };
-        match result {
-            Ok(()) => Ok(txn),
+        self.snapshot_slot.clear();
+        match self.encode_commit(&journal, &txn) {
+            Ok(what) => {
+                self.deferred = Some(Deferred { what, txn });
+                Ok(())
+            }
             Err(e) => {
                 self.server.storage.rollback(txn);
+                Err(e)
+            }
+        }
+    }
+
+    /// Commit what [`Ctx::commit_last`] deferred, waiting for the writer's reply.
+    pub async fn commit_deferred(&mut self, d: Deferred) -> Result<()> {
+        let Some(journal) = self.server.journal.get().cloned() else {
+            return Err(MyError::internal("no journal"));
+        };
+        match self
+            .submit(&journal, d.what, Some(d.txn.shared.clone()))
+            .await
+        {
+            Ok(()) => {
+                self.server.storage.finalize(d.txn);
+                Ok(())
+            }
+            Err(e) => {
+                self.server.storage.rollback(d.txn);
                 Err(e)
             }
         }

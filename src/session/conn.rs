@@ -10,10 +10,12 @@
 //! its locks released when its [`Ctx`] is dropped.
 
 use super::Ctx;
+use super::commit::Deferred;
 use super::run::Responder;
 use super::threads::{self, Accepted, ConnWriter};
 use crate::config::vars;
 use crate::error::{MyError, Result, code};
+use crate::journal::ack::{AckState, DirectAck, Outcome};
 use crate::server::Server;
 use crate::sql::exec::RowSink;
 use crate::sql::lexer::{self, StatementKind};
@@ -223,6 +225,12 @@ struct Conn<R, W> {
     login: auth::Authenticated,
     stmts: HashMap<u32, Stmt>,
     next_stmt_id: u32,
+    /// A duplicate of the socket's descriptor for the journal writer (made at the first
+    /// directly acknowledged COMMIT; see `journal::ack`).
+    ack_fd: Option<Arc<std::os::fd::OwnedFd>>,
+    /// The last COMMIT, if the journal writer is to send its OK, with the sequence id of
+    /// the response.
+    pending: Option<(Arc<AckState>, u8)>,
     multi_statements: bool,
 }
 
@@ -404,6 +412,8 @@ where
         login,
         stmts: HashMap::new(),
         next_stmt_id: 1,
+        ack_fd: None,
+        pending: None,
     };
     let clean = conn.run(&mut ctx).await;
     if !clean {
@@ -447,6 +457,26 @@ where
             killed.as_mut().enable();
             if ctx.connection_killed() {
                 return false;
+            }
+            if let Some((ack, seq)) = self.pending.take() {
+                // The last COMMIT's OK is the journal writer's to send (see `journal::ack`):
+                // wait for the next command, or for the writer to need this session.
+                tokio::select! {
+                    _ = self.reader.wait_readable() => {}
+                    _ = ack.needs_session() => {}
+                    _ = killed.as_mut() => return false,
+                }
+                match ack.settle().await {
+                    Outcome::Sent | Outcome::Pending => {}
+                    Outcome::Partial(rest) => self.writer.push_framed(&rest),
+                    Outcome::Failed(e) => {
+                        self.writer.set_seq(seq);
+                        proto::write_my_error(&mut self.writer, self.caps, &e);
+                    }
+                }
+                if self.writer.flush(&mut self.out).await.is_err() {
+                    return false;
+                }
             }
             // Idle sessions past wait_timeout are closed by the server's reaper (a KILL
             // CONNECTION), not by a timer per read.
@@ -494,6 +524,9 @@ where
             *ctx.shared.command_start.lock() = std::time::Instant::now();
             *ctx.shared.info.lock() = None;
             *ctx.shared.state.lock() = "";
+            if let Some(d) = ctx.deferred.take() {
+                self.hand_off_commit(ctx, d).await;
+            }
             let n = self.writer.buffered_len() as u64;
             ctx.server.status.bytes_sent.fetch_add(n, Ordering::Relaxed);
             if self.writer.flush(&mut self.out).await.is_err() {
@@ -506,6 +539,42 @@ where
                 return !ctx.connection_killed() && keep;
             }
         }
+    }
+
+    /// The command ended with a deferred COMMIT (see `Ctx::commit_last`): hand it to the
+    /// journal writer with the response in the buffer, which the writer sends once the
+    /// commit is as durable as the settings ask. If it cannot take it, commit here and
+    /// answer with the error instead of the OK if that fails.
+    async fn hand_off_commit(&mut self, ctx: &mut Ctx, d: Deferred) {
+        let seq = self.reader.seq();
+        if self.ack_fd.is_none() {
+            self.ack_fd = self.out.dup_fd().ok().map(Arc::new);
+        }
+        let err = match (ctx.server.journal.get().cloned(), self.ack_fd.clone()) {
+            (Some(journal), Some(fd)) => {
+                let ok = self.writer.take_buffer();
+                let len = ok.len() as u64;
+                let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
+                match journal.submit_direct(d.what, direct, journal.ack_mode()) {
+                    Ok(()) => {
+                        ctx.server
+                            .status
+                            .bytes_sent
+                            .fetch_add(len, Ordering::Relaxed);
+                        self.pending = Some((ack, seq));
+                        return;
+                    }
+                    Err(e) => e,
+                }
+            }
+            _ => match ctx.commit_deferred(d).await {
+                Ok(()) => return,
+                Err(e) => e,
+            },
+        };
+        self.writer.clear();
+        self.writer.set_seq(seq);
+        proto::write_my_error(&mut self.writer, self.caps, &err);
     }
 
     /// Run one command; `false` ends the connection.

@@ -55,6 +55,8 @@ pub struct Ctx {
     pub vars: SessionVars,
     pub user_vars: HashMap<String, Value>,
     pub txn: Option<Txn>,
+    /// A COMMIT left for the connection to hand to the journal (see `commit::commit_last`).
+    pub deferred: Option<commit::Deferred>,
     pub snapshot_slot: Arc<SnapshotSlot>,
     /// The read view of the statement being executed.
     pub stmt_view: ReadView,
@@ -126,6 +128,7 @@ impl Ctx {
             vars,
             user_vars: HashMap::new(),
             txn: None,
+            deferred: None,
             snapshot_slot,
             stmt_view: ReadView { me: 0, snapshot: 0 },
             diag: Diagnostics::default(),
@@ -302,6 +305,9 @@ impl Drop for Ctx {
     fn drop(&mut self) {
         if let Some(txn) = self.txn.take() {
             self.server.storage.rollback(txn);
+        }
+        if let Some(d) = self.deferred.take() {
+            self.server.storage.rollback(d.txn);
         }
         self.snapshot_slot.clear();
         self.server.unregister_session(self.conn_id);

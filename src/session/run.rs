@@ -658,6 +658,10 @@ impl Ctx {
         resp: &mut (dyn Responder + Send),
         more: bool,
     ) -> Result<()> {
+        // A COMMIT deferred by a caller other than the connection's command loop.
+        if let Some(d) = self.deferred.take() {
+            self.commit_deferred(d).await?;
+        }
         if self.connection_killed() {
             return Err(MyError::query_interrupted());
         }
@@ -711,7 +715,11 @@ impl Ctx {
                 }
                 AdminStmt::Commit { chain, release } => {
                     let ro = self.txn.as_ref().map(|t| t.read_only);
-                    self.commit().await?;
+                    if *chain || *release || more {
+                        self.commit().await?;
+                    } else {
+                        self.commit_last().await?;
+                    }
                     if *chain {
                         self.begin_txn(true, ro);
                     }

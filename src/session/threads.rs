@@ -125,6 +125,8 @@ pub trait ConnWriter: AsyncWrite + Unpin + Send {
     /// Writes all of `buf` with the calling thread blocked (bounded by `timeout`). Only for
     /// a connection on its own thread, where nothing else polls the socket meanwhile.
     fn write_all_blocking(&mut self, buf: &[u8], timeout: Duration) -> io::Result<()>;
+    /// A duplicate of the socket's descriptor (for the journal writer's direct OK).
+    fn dup_fd(&self) -> io::Result<std::os::fd::OwnedFd>;
 }
 
 /// A blocking duplicate of a non-blocking socket: the flag lives on the shared file
@@ -181,6 +183,11 @@ impl ConnWriter for tokio::net::tcp::OwnedWriteHalf {
             .try_clone_to_owned()?;
         write_dup_blocking(std::net::TcpStream::from(fd), buf, timeout)
     }
+    fn dup_fd(&self) -> io::Result<std::os::fd::OwnedFd> {
+        AsRef::<tokio::net::TcpStream>::as_ref(self)
+            .as_fd()
+            .try_clone_to_owned()
+    }
 }
 
 impl ConnWriter for tokio::net::unix::OwnedWriteHalf {
@@ -189,6 +196,11 @@ impl ConnWriter for tokio::net::unix::OwnedWriteHalf {
             .as_fd()
             .try_clone_to_owned()?;
         write_dup_blocking(std::os::unix::net::UnixStream::from(fd), buf, timeout)
+    }
+    fn dup_fd(&self) -> io::Result<std::os::fd::OwnedFd> {
+        AsRef::<tokio::net::UnixStream>::as_ref(self)
+            .as_fd()
+            .try_clone_to_owned()
     }
 }
 

@@ -265,6 +265,13 @@ impl<R: AsyncRead + Unpin> PacketReader<R> {
     /// Like [`read`](Self::read) but into a buffer the caller owns (cleared first; shrunk
     /// if a previous huge packet grew it past [`READ_SHRINK_ABOVE_BYTES`]). Returns
     /// `false` on a clean EOF between packets.
+    /// Waits until bytes (or EOF) can be read, consuming nothing: cancel-safe, for a
+    /// `select!` with other events.
+    pub async fn wait_readable(&mut self) {
+        use tokio::io::AsyncBufReadExt;
+        let _ = self.inner.fill_buf().await;
+    }
+
     pub async fn read_into(&mut self, out: &mut Vec<u8>) -> Result<bool, PacketError> {
         out.clear();
         if out.capacity() > READ_SHRINK_ABOVE_BYTES {
@@ -725,6 +732,24 @@ impl PacketWriter {
         self.buf.truncate(mark.len);
         self.seq = mark.seq;
         true
+    }
+
+    /// Takes everything buffered (whole packets), leaving the buffer empty.
+    pub fn take_buffer(&mut self) -> Vec<u8> {
+        assert!(
+            self.open.is_none(),
+            "PacketWriter::take_buffer with a packet open"
+        );
+        std::mem::take(&mut self.buf)
+    }
+
+    /// Appends bytes that are already framed (the rest of a response sent in part).
+    pub fn push_framed(&mut self, bytes: &[u8]) {
+        assert!(
+            self.open.is_none(),
+            "PacketWriter::push_framed with a packet open"
+        );
+        self.buf.extend_from_slice(bytes);
     }
 
     /// Drops everything buffered (after a write error the connection is closed anyway).

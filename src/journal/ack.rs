@@ -1,0 +1,202 @@
+//! Direct acknowledgement: the journal writer sends a `COMMIT`'s OK packet itself.
+//!
+//! A session that waits for the writer's reply to its commit sleeps, is woken by the writer,
+//! sends its OK, and sleeps again until the client's next command: two wake-ups per
+//! transaction. For a `COMMIT` that ends its command, the session instead hands the writer
+//! its transaction, the encoded OK packet and a duplicate of the socket's descriptor, and
+//! goes straight back to reading the socket:
+//!
+//! ```text
+//! session: COMMIT → encode events, build the OK → submit_direct → wait for the socket
+//! writer:  group written (and synced as the settings ask), published in log order
+//!          → finalize (release the row locks) → send(OK, MSG_DONTWAIT) → outcome Sent
+//! session: next command (or EOF) → outcome already Sent → go on
+//! ```
+//!
+//! The session is woken by the writer only when it must act ([`AckState::needs_session`]):
+//! the commit failed (the writer rolled the transaction back; the session sends the ERR in
+//! place of the OK), or the socket did not take the whole OK at once (the session sends the
+//! rest). Before it handles anything else — the next command, the end of the connection —
+//! the session settles the outcome ([`AckState::settle`]), waiting for it if the client sent
+//! something before its OK (a pipelining client). Nothing is acknowledged before it is as
+//! durable as the settings promise: the OK leaves only from where the writer's reply would.
+//!
+//! The descriptor is a `dup()` made once per connection, so it stays valid (and names the
+//! same socket) while the writer holds it, even if the session has closed its own.
+
+use crate::error::MyError;
+use crate::storage::Storage;
+use crate::storage::txn::Txn;
+use parking_lot::Mutex;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::Arc;
+use tokio::sync::Notify;
+
+/// What became of a directly acknowledged commit.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The writer has not finished with it.
+    Pending,
+    /// Committed and the OK sent (or the client is gone: nothing more to send).
+    Sent,
+    /// Committed; these trailing bytes of the OK could not be sent without blocking.
+    Partial(Vec<u8>),
+    /// Not committed (rolled back); the session answers with this error.
+    Failed(MyError),
+}
+
+/// Shared between the session and the writer for one commit.
+pub struct AckState {
+    state: Mutex<(Outcome, bool)>,
+    notify: Notify,
+}
+
+impl AckState {
+    fn new() -> Arc<AckState> {
+        Arc::new(AckState {
+            state: Mutex::new((Outcome::Pending, false)),
+            notify: Notify::new(),
+        })
+    }
+
+    /// Set by the writer. The session is woken only if it waits for the outcome or must act.
+    fn finish(&self, outcome: Outcome) {
+        let wake = {
+            let mut st = self.state.lock();
+            let must_act = !matches!(outcome, Outcome::Sent);
+            st.0 = outcome;
+            must_act || st.1
+        };
+        if wake {
+            self.notify.notify_one();
+        }
+    }
+
+    fn needs_action(&self) -> bool {
+        matches!(
+            self.state.lock().0,
+            Outcome::Partial(_) | Outcome::Failed(_)
+        )
+    }
+
+    /// Returns once the session must act (failure or a partial send); never for `Sent`.
+    pub async fn needs_session(&self) {
+        while !self.needs_action() {
+            self.notify.notified().await;
+        }
+    }
+
+    /// The outcome, waiting for the writer if it has not finished.
+    pub async fn settle(&self) -> Outcome {
+        loop {
+            {
+                let mut st = self.state.lock();
+                if !matches!(st.0, Outcome::Pending) {
+                    st.1 = false;
+                    return std::mem::replace(&mut st.0, Outcome::Sent);
+                }
+                st.1 = true;
+            }
+            self.notify.notified().await;
+        }
+    }
+}
+
+/// A commit the writer acknowledges itself: the transaction to finalize once published, the
+/// OK to send, and where to send it.
+pub struct DirectAck {
+    txn: Option<Txn>,
+    storage: Arc<Storage>,
+    fd: Arc<OwnedFd>,
+    ok: Vec<u8>,
+    state: Arc<AckState>,
+}
+
+impl DirectAck {
+    pub fn new(
+        txn: Txn,
+        storage: Arc<Storage>,
+        fd: Arc<OwnedFd>,
+        ok: Vec<u8>,
+    ) -> (DirectAck, Arc<AckState>) {
+        let state = AckState::new();
+        let d = DirectAck {
+            txn: Some(txn),
+            storage,
+            fd,
+            ok,
+            state: state.clone(),
+        };
+        (d, state)
+    }
+
+    /// The transaction, to publish.
+    pub fn shared(&self) -> Option<&crate::storage::txn::TxnShared> {
+        self.txn.as_ref().map(|t| &*t.shared)
+    }
+
+    /// Published: release the transaction's locks and send the OK.
+    pub fn committed(mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.storage.finalize(txn);
+        }
+        let outcome = match send_now(&self.fd, &self.ok) {
+            Some(n) if n < self.ok.len() => Outcome::Partial(self.ok.split_off(n)),
+            _ => Outcome::Sent,
+        };
+        self.state.finish(outcome);
+    }
+
+    /// Not committed: roll back; the session sends `err`.
+    pub fn failed(mut self, err: MyError) {
+        if let Some(txn) = self.txn.take() {
+            self.storage.rollback(txn);
+        }
+        self.state.finish(Outcome::Failed(err));
+    }
+}
+
+impl Drop for DirectAck {
+    /// Dropped without an outcome (the writer stopped): rolled back, and the session told.
+    fn drop(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.storage.rollback(txn);
+            self.state.finish(Outcome::Failed(MyError::internal(
+                "the journal writer stopped",
+            )));
+        }
+    }
+}
+
+/// Send without blocking: the number of bytes the socket took, or `None` if the client is
+/// gone (its session finds out when it next reads).
+fn send_now(fd: &OwnedFd, bytes: &[u8]) -> Option<usize> {
+    let mut sent = 0;
+    while sent < bytes.len() {
+        let rest = &bytes[sent..];
+        // SAFETY: `fd` is an open descriptor owned by the caller for the call's duration;
+        // `rest` is a valid slice. MSG_NOSIGNAL: a closed peer is EPIPE, not SIGPIPE.
+        let n = unsafe {
+            libc::send(
+                fd.as_raw_fd(),
+                rest.as_ptr().cast(),
+                rest.len(),
+                libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL,
+            )
+        };
+        if n > 0 {
+            sent += n as usize;
+            continue;
+        }
+        if n == 0 {
+            return Some(sent);
+        }
+        let e = std::io::Error::last_os_error();
+        match e.kind() {
+            std::io::ErrorKind::Interrupted => continue,
+            std::io::ErrorKind::WouldBlock => return Some(sent),
+            _ => return None,
+        }
+    }
+    Some(sent)
+}
