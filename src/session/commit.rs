@@ -99,11 +99,19 @@ impl Ctx {
             self.server.storage.txns.publish(&txn.shared);
             return Ok(txn);
         };
-        let result = match self.encode_commit(&journal, &txn) {
-            Ok(what) => self.submit(&journal, what, Some(txn.shared.clone())).await,
-            Err(e) => Err(e),
-        };
-        match result {
+        match self.encode_commit(&journal, &txn) {
+            Ok(what) => self.submit_commit(&journal, what, txn).await,
+            Err(e) => {
+                self.server.storage.rollback(txn);
+                Err(e)
+            }
+        }
+    }
+
+    /// Hand `txn`'s encoded events to the writer and wait: on success it is published and
+    /// returned for the caller to finalize; on failure it has been rolled back.
+    async fn submit_commit(&self, journal: &Journal, what: Finished, txn: Txn) -> Result<Txn> {
+        match self.submit(journal, what, Some(txn.shared.clone())).await {
             Ok(()) => Ok(txn),
             Err(e) => {
                 self.server.storage.rollback(txn);
@@ -141,16 +149,11 @@ impl Ctx {
     /// writer together with the command's response (see [`crate::journal::ack`]) or else
     /// commits it with [`Ctx::commit_deferred`]. Other transactions commit at once.
     pub(super) async fn commit_last(&mut self) -> Result<()> {
-        let journal = self.server.journal.get().cloned();
-        let eligible = self
-            .txn
-            .as_ref()
-            .is_some_and(|t| t.has_writes() && !is_large(t));
-        let (Some(journal), true) = (journal, eligible) else {
+        let Some(journal) = self.server.journal.get().cloned() else {
             return self.commit().await;
         };
-        let Some(txn) = self.txn.take() else {
-            return Ok(());
+        let Some(txn) = self.txn.take_if(|t| t.has_writes() && !is_large(t)) else {
+            return self.commit().await;
         };
         self.snapshot_slot.clear();
         match self.encode_commit(&journal, &txn) {
@@ -170,19 +173,9 @@ impl Ctx {
         let Some(journal) = self.server.journal.get().cloned() else {
             return Err(MyError::internal("no journal"));
         };
-        match self
-            .submit(&journal, d.what, Some(d.txn.shared.clone()))
-            .await
-        {
-            Ok(()) => {
-                self.server.storage.finalize(d.txn);
-                Ok(())
-            }
-            Err(e) => {
-                self.server.storage.rollback(d.txn);
-                Err(e)
-            }
-        }
+        let txn = self.submit_commit(&journal, d.what, d.txn).await?;
+        self.server.storage.finalize(txn);
+        Ok(())
     }
 
     /// A binlog cache for this session's next transaction or statement.

@@ -178,10 +178,7 @@ impl BlockingSocket for std::os::unix::net::UnixStream {
 
 impl ConnWriter for tokio::net::tcp::OwnedWriteHalf {
     fn write_all_blocking(&mut self, buf: &[u8], timeout: Duration) -> io::Result<()> {
-        let fd = AsRef::<tokio::net::TcpStream>::as_ref(self)
-            .as_fd()
-            .try_clone_to_owned()?;
-        write_dup_blocking(std::net::TcpStream::from(fd), buf, timeout)
+        write_dup_blocking(std::net::TcpStream::from(self.dup_fd()?), buf, timeout)
     }
     fn dup_fd(&self) -> io::Result<std::os::fd::OwnedFd> {
         AsRef::<tokio::net::TcpStream>::as_ref(self)
@@ -192,10 +189,11 @@ impl ConnWriter for tokio::net::tcp::OwnedWriteHalf {
 
 impl ConnWriter for tokio::net::unix::OwnedWriteHalf {
     fn write_all_blocking(&mut self, buf: &[u8], timeout: Duration) -> io::Result<()> {
-        let fd = AsRef::<tokio::net::UnixStream>::as_ref(self)
-            .as_fd()
-            .try_clone_to_owned()?;
-        write_dup_blocking(std::os::unix::net::UnixStream::from(fd), buf, timeout)
+        write_dup_blocking(
+            std::os::unix::net::UnixStream::from(self.dup_fd()?),
+            buf,
+            timeout,
+        )
     }
     fn dup_fd(&self) -> io::Result<std::os::fd::OwnedFd> {
         AsRef::<tokio::net::UnixStream>::as_ref(self)

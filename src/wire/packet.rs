@@ -262,9 +262,6 @@ impl<R: AsyncRead + Unpin> PacketReader<R> {
         }
     }
 
-    /// Like [`read`](Self::read) but into a buffer the caller owns (cleared first; shrunk
-    /// if a previous huge packet grew it past [`READ_SHRINK_ABOVE_BYTES`]). Returns
-    /// `false` on a clean EOF between packets.
     /// Waits until bytes (or EOF) can be read, consuming nothing: cancel-safe, for a
     /// `select!` with other events.
     pub async fn wait_readable(&mut self) {
@@ -272,6 +269,9 @@ impl<R: AsyncRead + Unpin> PacketReader<R> {
         let _ = self.inner.fill_buf().await;
     }
 
+    /// Like [`read`](Self::read) but into a buffer the caller owns (cleared first; shrunk
+    /// if a previous huge packet grew it past [`READ_SHRINK_ABOVE_BYTES`]). Returns
+    /// `false` on a clean EOF between packets.
     pub async fn read_into(&mut self, out: &mut Vec<u8>) -> Result<bool, PacketError> {
         out.clear();
         if out.capacity() > READ_SHRINK_ABOVE_BYTES {
