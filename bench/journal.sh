@@ -8,10 +8,14 @@
 #   - 5,000 serial autocommit single-row UPDATEs through the mariadb client, both durable;
 #   - commits per fsync (Binlog_commits / Binlog_group_commits) at 1, 16 and 64 threads.
 #   bench/journal.sh [SECONDS] [REPS] [QUIRE OPTIONS...]
+# The 1-thread run and the UPDATEs wait for one fsync after another: they follow the disk's
+# latency, which on this VM changes several-fold from one minute to the next, so they take
+# LAT_REPS (default 3 x REPS) alternating runs, for medians that both servers share.
 # Run from the project root after `cargo build --release`. Ports: QUIRE_PORT (13316; the
 # non-durable Quire uses +1), MARIADB_PORT (23316). Everything is stopped and removed at the end.
 set -eu
 secs=${1:-10}; reps=${2:-5}; shift $(( $# < 2 ? $# : 2 ))
+lat_reps=${LAT_REPS:-$((3 * reps))}
 qport=${QUIRE_PORT:-13316}; nport=$((qport + 1)); mport=${MARIADB_PORT:-23316}
 . "$(dirname "$0")/lib.sh"
 start_mariadb "$mport" --log-bin=binlog --server-id=1 --sync-binlog=1 \
@@ -26,20 +30,26 @@ echo "== A = Quire durable, B = Quire flush=0 sync_binlog=0"
 "$shared/pair.sh" run oltp_write_only 64 "$secs" "$reps" "$Q" "$N"
 echo "== A = Quire durable, B = MariaDB --log-bin sync_binlog=1 flush=1"
 "$shared/pair.sh" run oltp_write_only 64 "$secs" "$reps" "$Q" "$M"
-"$shared/pair.sh" run oltp_write_only 1 "$secs" "$reps" "$Q" "$M"
+"$shared/pair.sh" run oltp_write_only 1 "$secs" "$lat_reps" "$Q" "$M"
 
 echo "== 5,000 serial autocommit UPDATEs (mariadb client), seconds"
 python3 -c "
 for i in range(5000): print(f'UPDATE sbtest1 SET k=k+1 WHERE id={i % 1000 + 1};')" >"$tmp/upd.sql"
-for r in $(seq "$reps"); do
+qt=(); mt=()
+for r in $(seq "$lat_reps"); do
   line="run $r:"
   for port in "$qport" "$mport"; do
     t0=$(date +%s.%N)
     mariadb -h127.0.0.1 -P"$port" -usb -psb sbtest <"$tmp/upd.sql"
-    line="$line $(echo "$(date +%s.%N) - $t0" | bc)"
+    t=$(echo "$(date +%s.%N) - $t0" | bc)
+    line="$line $t"
+    if [ "$port" = "$qport" ]; then qt+=("$t"); else mt+=("$t"); fi
   done
   echo "$line (Quire MariaDB)"
 done
+med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+awk -v q="$(med "${qt[@]}")" -v m="$(med "${mt[@]}")" \
+  'BEGIN{printf "median seconds Quire=%s MariaDB=%s ratio Quire/MariaDB=%.3f\n", q, m, q/m}'
 
 echo "== commits per fsync (Quire durable)"
 counters() {

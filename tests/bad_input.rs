@@ -52,6 +52,8 @@ enum Reply {
 /// A minimal MySQL protocol client on a raw socket.
 struct Raw {
     s: TcpStream,
+    /// The sequence id of the last packet read.
+    seq: u8,
 }
 
 fn is_closed(e: &io::Error) -> bool {
@@ -93,7 +95,7 @@ impl Raw {
         s.set_write_timeout(Some(Duration::from_secs(30)))
             .expect("timeout");
         s.set_nodelay(true).expect("nodelay");
-        let mut raw = Raw { s };
+        let mut raw = Raw { s, seq: 0 };
         let greeting = raw.read_packet().expect("server greeting");
         assert_eq!(
             greeting.first(),
@@ -165,6 +167,7 @@ impl Raw {
         loop {
             let mut header = [0_u8; 4];
             self.s.read_exact(&mut header)?;
+            self.seq = header[3];
             let len =
                 usize::from(header[0]) | usize::from(header[1]) << 8 | usize::from(header[2]) << 16;
             let start = out.len();
@@ -607,4 +610,82 @@ fn vanished_client_releases_row_lock() {
         );
     }
     server.assert_alive("vanished clients");
+}
+
+/// A client that sends its next commands before reading the answers (pipelining): each
+/// commit's OK — sent by the journal writer once durable (`journal::ack`) — arrives in
+/// order, with sequence id 1, before the answer to the command after it, and that command
+/// sees the commit. A client that sends a COMMIT and leaves at once still has it committed.
+#[test]
+fn pipelined_commands_after_commits() {
+    let mut server = TestServer::start();
+    let mut admin = server.mysql_conn();
+    admin.query_drop("CREATE DATABASE p").expect("db");
+    admin
+        .query_drop("CREATE TABLE p.t (id INT PRIMARY KEY, n INT)")
+        .expect("table");
+
+    let mut raw = Raw::connect(&server);
+    let mut queries: Vec<String> = (1..=50)
+        .map(|i| format!("INSERT INTO p.t VALUES ({i}, {i})"))
+        .collect();
+    queries.push("INSERT INTO p.t VALUES (1, 0)".into());
+    queries.extend(
+        [
+            "BEGIN",
+            "UPDATE p.t SET n = n + 1000 WHERE id = 1",
+            "COMMIT",
+        ]
+        .map(String::from),
+    );
+    queries.push("SELECT COUNT(*), SUM(n) FROM p.t".into());
+    let mut bytes = Vec::new();
+    for q in &queries {
+        let len = (q.len() + 1) as u32;
+        bytes.extend_from_slice(&len.to_le_bytes()[..3]);
+        bytes.push(0);
+        bytes.push(COM_QUERY);
+        bytes.extend_from_slice(q.as_bytes());
+    }
+    raw.s.write_all(&bytes).expect("send all commands at once");
+    for q in &queries[..50] {
+        assert_eq!(raw.read_reply(), Reply::Ok, "{q}");
+        assert_eq!(raw.seq, 1, "sequence id of the OK to {q}");
+    }
+    assert!(matches!(raw.read_reply(), Reply::Err { code: 1062, .. }));
+    for q in &queries[51..54] {
+        assert_eq!(raw.read_reply(), Reply::Ok, "{q}");
+        assert_eq!(raw.seq, 1, "sequence id of the OK to {q}");
+    }
+    let sum = (1..=50).sum::<u32>() + 1000;
+    assert_eq!(
+        raw.read_reply(),
+        Reply::Rows(vec![vec![
+            Some(b"50".to_vec()),
+            Some(sum.to_string().into_bytes())
+        ]])
+    );
+
+    // COMMIT, then QUIT and close without reading the OK.
+    assert_eq!(raw.query("BEGIN"), Reply::Ok);
+    assert_eq!(raw.query("INSERT INTO p.t VALUES (100, 100)"), Reply::Ok);
+    let mut bytes = vec![7, 0, 0, 0, COM_QUERY];
+    bytes.extend_from_slice(b"COMMIT");
+    bytes.extend_from_slice(&[1, 0, 0, 0, 0x01]);
+    raw.s.write_all(&bytes).expect("COMMIT and QUIT");
+    raw.s.shutdown(Shutdown::Both).expect("shutdown");
+    drop(raw);
+    // The commit becomes visible once durable; the session is gone by then or soon after.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let n: Option<i32> = admin
+            .query_first("SELECT n FROM p.t WHERE id = 100")
+            .expect("select");
+        if n == Some(100) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the COMMIT before QUIT was lost");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server.assert_alive("pipelined commands");
 }

@@ -1257,10 +1257,32 @@ fn large_transactions_spill_to_their_own_files() {
     );
 }
 
+/// Runs a multi-statement batch reading every result: how many statements answered
+/// without error, and the error that ended the batch, if any.
+fn batch(c: &mut mysql::Conn, sql: &str) -> (usize, Option<mysql::Error>) {
+    let mut r = match c.query_iter(sql) {
+        Ok(r) => r,
+        Err(e) => return (0, Some(e)),
+    };
+    let mut ok = 0;
+    while let Some(set) = r.iter() {
+        for row in set {
+            if let Err(e) = row {
+                return (ok, Some(e));
+            }
+        }
+        ok += 1;
+    }
+    (ok, None)
+}
+
 /// I/O errors (`journal::writer`, "Failures"): when a journal write fails — here the file
 /// size limit (RLIMIT_FSIZE) makes growing the file fail with EFBIG — the commit that needed
 /// it and every later one get error 1598 and are rolled back, reads go on, and after a
-/// restart everything acknowledged is there and nothing else.
+/// restart everything acknowledged is there and nothing else. The commits end their
+/// commands, so the journal writer sends their OKs (`journal::ack`): the failed one is
+/// answered by its session, after the OKs of the statements before it in the same command
+/// (the driver checks the sequence ids).
 #[test]
 fn a_failed_journal_write_refuses_commits_and_keeps_serving_reads() {
     if !quire_only() {
@@ -1279,14 +1301,14 @@ fn a_failed_journal_write_refuses_commits_and_keeps_serving_reads() {
     let mut acked = Vec::new();
     let mut failed = None;
     for id in 1..200u32 {
-        match c.query_drop(format!(
-            "INSERT INTO io.t VALUES ({id}, REPEAT('x', 100000))"
-        )) {
-            Ok(()) => acked.push(id),
-            Err(e) => {
+        let sql = format!("BEGIN; INSERT INTO io.t VALUES ({id}, REPEAT('x', 100000)); COMMIT");
+        match batch(&mut c, &sql) {
+            (3, None) => acked.push(id),
+            (2, Some(e)) => {
                 failed = Some((id, e.to_string()));
                 break;
             }
+            (n, e) => panic!("{n} statements answered, then {e:?}"),
         }
     }
     let (bad, why) = failed.expect("the journal outgrew the file size limit");
@@ -1298,6 +1320,14 @@ fn a_failed_journal_write_refuses_commits_and_keeps_serving_reads() {
     let e = c
         .query_drop("INSERT INTO io.t VALUES (1000, 'small')")
         .unwrap_err();
+    assert!(e.to_string().contains("1598"), "{e}");
+    let (n, e) = batch(&mut c, "SELECT 1; INSERT INTO io.t VALUES (1001, 'small')");
+    assert_eq!(n, 1, "{e:?}");
+    assert!(e.is_some_and(|e| e.to_string().contains("1598")));
+    c.query_drop("BEGIN").unwrap();
+    c.query_drop("INSERT INTO io.t VALUES (1002, 'small')")
+        .unwrap();
+    let e = c.query_drop("COMMIT").unwrap_err();
     assert!(e.to_string().contains("1598"), "{e}");
     let ids: Vec<u32> = c.query("SELECT id FROM io.t ORDER BY id").unwrap();
     assert_eq!(ids, acked);

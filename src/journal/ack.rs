@@ -1,10 +1,12 @@
-//! Direct acknowledgement: the journal writer sends a `COMMIT`'s OK packet itself.
+//! Direct acknowledgement: the journal writer sends a commit's OK packet itself.
 //!
 //! A session that waits for the writer's reply to its commit sleeps, is woken by the writer,
 //! sends its OK, and sleeps again until the client's next command: two wake-ups per
-//! transaction. For a `COMMIT` that ends its command, the session instead hands the writer
-//! its transaction, the encoded OK packet and a duplicate of the socket's descriptor, and
-//! goes straight back to reading the socket:
+//! transaction. For a commit that ends its command — a `COMMIT`, or the transaction of an
+//! autocommit INSERT/UPDATE/DELETE — the session instead hands the writer its transaction,
+//! the statement's encoded OK packet and a duplicate of the socket's descriptor, and goes
+//! straight back to reading the socket (the answers of earlier statements of a
+//! multi-statement command are sent first, by the session):
 //!
 //! ```text
 //! session: COMMIT → encode events, build the OK → submit_direct → wait for the socket
@@ -199,4 +201,110 @@ fn send_now(fd: &OwnedFd, bytes: &[u8]) -> Option<usize> {
         }
     }
     Some(sent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::txn::Isolation;
+    use std::io::Read;
+    use std::os::unix::net::UnixStream;
+
+    fn direct(storage: &Arc<Storage>, fd: Arc<OwnedFd>, ok: &[u8]) -> (DirectAck, Arc<AckState>) {
+        let txn = storage.begin(Isolation::RepeatableRead, false, true);
+        DirectAck::new(txn, storage.clone(), fd, ok.to_vec())
+    }
+
+    fn pair() -> (Arc<OwnedFd>, UnixStream) {
+        let (a, b) = UnixStream::pair().unwrap();
+        (Arc::new(OwnedFd::from(a)), b)
+    }
+
+    fn settled(state: &AckState) -> Outcome {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(state.settle())
+    }
+
+    #[test]
+    fn committed_sends_the_ok_without_waking_the_session() {
+        let storage = Arc::new(Storage::new());
+        let (fd, mut peer) = pair();
+        let (d, state) = direct(&storage, fd, b"\x07\0\0\x02\0\0\0\x02\0\0\0");
+        assert!(matches!(state.state.lock().0, Outcome::Pending));
+        d.committed();
+        assert!(
+            !state.needs_action(),
+            "a sent OK needs nothing of the session"
+        );
+        assert!(matches!(settled(&state), Outcome::Sent));
+        let mut got = [0; 11];
+        peer.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"\x07\0\0\x02\0\0\0\x02\0\0\0");
+    }
+
+    #[test]
+    fn a_full_socket_leaves_the_rest_to_the_session() {
+        let storage = Arc::new(Storage::new());
+        let (fd, mut peer) = pair();
+        // Fill the socket until it would block.
+        let filler = vec![0_u8; 1 << 16];
+        let mut queued = 0;
+        loop {
+            match send_now(&fd, &filler) {
+                Some(0) => break,
+                Some(n) => queued += n,
+                None => panic!("the peer is open"),
+            }
+        }
+        let ok: Vec<u8> = (0..100).collect();
+        let (d, state) = direct(&storage, fd, &ok);
+        d.committed();
+        assert!(state.needs_action(), "the session must send the rest");
+        let Outcome::Partial(rest) = settled(&state) else {
+            panic!("expected a partial send");
+        };
+        // What the socket took plus the rest is the whole OK, in order.
+        let took = ok.len() - rest.len();
+        assert_eq!(rest, ok[took..]);
+        let mut got = vec![0; queued + took];
+        peer.read_exact(&mut got).unwrap();
+        assert_eq!(got[queued..], ok[..took]);
+    }
+
+    #[test]
+    fn a_vanished_client_is_not_an_error() {
+        let storage = Arc::new(Storage::new());
+        let (fd, peer) = pair();
+        drop(peer);
+        let (d, state) = direct(&storage, fd, b"\x01\0\0\x01\0");
+        d.committed();
+        assert!(matches!(settled(&state), Outcome::Sent));
+    }
+
+    #[test]
+    fn failed_and_dropped_commits_roll_back_and_tell_the_session() {
+        let storage = Arc::new(Storage::new());
+        let (fd, mut peer) = pair();
+        let (d, state) = direct(&storage, fd.clone(), b"ok");
+        d.failed(MyError::internal("disk full"));
+        assert!(state.needs_action());
+        let Outcome::Failed(e) = settled(&state) else {
+            panic!("expected the failure");
+        };
+        assert!(e.message.contains("disk full"), "{}", e.message);
+
+        let (d, state) = direct(&storage, fd, b"ok");
+        drop(d);
+        let Outcome::Failed(e) = settled(&state) else {
+            panic!("expected the failure");
+        };
+        assert!(e.message.contains("writer stopped"), "{}", e.message);
+        // Nothing was sent (the session answers with the error); the socket is closed now
+        // that no DirectAck holds it.
+        let mut got = Vec::new();
+        peer.read_to_end(&mut got).unwrap();
+        assert!(got.is_empty(), "{got:?}");
+    }
 }

@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// The highest RESET MASTER TO accepts (MySQL 8's limit).
 const MAX_BINLOG_INDEX: u64 = 2_000_000_000;
 
-/// A COMMIT encoded but not yet handed to the journal writer (see [`Ctx::commit_last`]).
+/// A commit encoded but not yet handed to the journal writer (see [`Ctx::commit_last`]).
 pub struct Deferred {
     pub what: Finished,
     pub txn: Txn,
@@ -144,10 +144,11 @@ impl Ctx {
         }
     }
 
-    /// COMMIT of a transaction with writes, as the last statement of its command: encoded
-    /// now, and left in `self.deferred` for the connection, which hands it to the journal
-    /// writer together with the command's response (see [`crate::journal::ack`]) or else
-    /// commits it with [`Ctx::commit_deferred`]. Other transactions commit at once.
+    /// Commit, as the last statement of its command (a COMMIT, or an autocommit statement's
+    /// own transaction), of a transaction with writes: encoded now, and left in
+    /// `self.deferred` for the connection, which hands it to the journal writer together
+    /// with the statement's response (see [`crate::journal::ack`]) or else commits it with
+    /// [`Ctx::commit_deferred`]. Other transactions commit at once.
     pub(super) async fn commit_last(&mut self) -> Result<()> {
         let Some(journal) = self.server.journal.get().cloned() else {
             return self.commit().await;

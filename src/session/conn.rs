@@ -24,7 +24,7 @@ use crate::sql::value::Value;
 use crate::sql::{Planned, Prepared, parse};
 use crate::wire::auth::{self, AuthPlugin, Greeting, PeerInfo};
 use crate::wire::binary;
-use crate::wire::packet::{FLUSH_HINT_BYTES, PacketReader, PacketWriter};
+use crate::wire::packet::{FLUSH_HINT_BYTES, Mark, PacketReader, PacketWriter};
 use crate::wire::proto;
 use mysql_common::constants::{CapabilityFlags, ColumnType, StatusFlags};
 use std::collections::HashMap;
@@ -228,9 +228,11 @@ struct Conn<R, W> {
     /// A duplicate of the socket's descriptor for the journal writer (made at the first
     /// directly acknowledged COMMIT; see `journal::ack`).
     ack_fd: Option<Arc<std::os::fd::OwnedFd>>,
-    /// The last COMMIT, if the journal writer is to send its OK, with the sequence id of
-    /// the response.
+    /// The last commit, if the journal writer is to send its OK, with the sequence id of
+    /// that response.
     pending: Option<(Arc<AckState>, u8)>,
+    /// Where the response of the command's current statement begins in `writer`.
+    stmt_mark: Mark,
     multi_statements: bool,
 }
 
@@ -414,6 +416,7 @@ where
         next_stmt_id: 1,
         ack_fd: None,
         pending: None,
+        stmt_mark: Mark::default(),
     };
     let clean = conn.run(&mut ctx).await;
     if !clean {
@@ -500,6 +503,7 @@ where
                 return false;
             }
             self.writer.set_seq(self.reader.seq());
+            self.stmt_mark = self.writer.mark();
             let Some(&cmd) = payload.first() else {
                 proto::write_my_error(
                     &mut self.writer,
@@ -524,8 +528,10 @@ where
             *ctx.shared.command_start.lock() = std::time::Instant::now();
             *ctx.shared.info.lock() = None;
             *ctx.shared.state.lock() = "";
-            if let Some(d) = ctx.deferred.take() {
-                self.hand_off_commit(ctx, d).await;
+            if let Some(d) = ctx.deferred.take()
+                && !self.hand_off_commit(ctx, d).await
+            {
+                return false;
             }
             let n = self.writer.buffered_len() as u64;
             ctx.server.status.bytes_sent.fetch_add(n, Ordering::Relaxed);
@@ -541,18 +547,24 @@ where
         }
     }
 
-    /// The command ended with a deferred COMMIT (see `Ctx::commit_last`): hand it to the
-    /// journal writer with the response in the buffer, which the writer sends once the
-    /// commit is as durable as the settings ask. If it cannot take it, commit here and
-    /// answer with the error instead of the OK if that fails.
-    async fn hand_off_commit(&mut self, ctx: &mut Ctx, d: Deferred) {
-        let seq = self.reader.seq();
+    /// The command ended with a deferred commit (see `Ctx::commit_last`): hand it to the
+    /// journal writer with its statement's response (the OK), which the writer sends once
+    /// the commit is as durable as the settings ask; what earlier statements of the command
+    /// answered is sent first, here. If the writer cannot take it, commit here and answer
+    /// with the error instead of the OK if that fails.
+    async fn hand_off_commit(&mut self, ctx: &mut Ctx, d: Deferred) -> bool {
+        let mark = self.stmt_mark;
         if self.ack_fd.is_none() {
             self.ack_fd = self.out.dup_fd().ok().map(Arc::new);
         }
-        let err = match (ctx.server.journal.get().cloned(), self.ack_fd.clone()) {
-            (Some(journal), Some(fd)) => {
-                let ok = self.writer.take_buffer();
+        let journal = ctx.server.journal.get().cloned();
+        let err = match (journal, self.ack_fd.clone(), self.writer.split_off(mark)) {
+            (Some(journal), Some(fd), Some(ok)) => {
+                if self.writer.flush(&mut self.out).await.is_err() {
+                    // The client is gone: the commit goes on, as after a COMMIT and a quit.
+                    let _ = ctx.commit_deferred(d).await;
+                    return false;
+                }
                 let len = ok.len() as u64;
                 let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
                 match journal.submit_direct(d.what, direct, journal.ack_mode()) {
@@ -561,20 +573,31 @@ where
                             .status
                             .bytes_sent
                             .fetch_add(len, Ordering::Relaxed);
-                        self.pending = Some((ack, seq));
-                        return;
+                        self.pending = Some((ack, mark.seq()));
+                        return true;
                     }
-                    Err(e) => e,
+                    Err(e) => {
+                        self.writer.set_seq(mark.seq());
+                        e
+                    }
                 }
             }
-            _ => match ctx.commit_deferred(d).await {
-                Ok(()) => return,
-                Err(e) => e,
-            },
+            (_, _, ok) => {
+                if let Some(ok) = ok {
+                    self.writer.push_framed(&ok);
+                }
+                match ctx.commit_deferred(d).await {
+                    Ok(()) => return true,
+                    Err(e) => {
+                        // If the response was flushed in part, the error follows it.
+                        self.writer.rollback(mark);
+                        e
+                    }
+                }
+            }
         };
-        self.writer.clear();
-        self.writer.set_seq(seq);
         proto::write_my_error(&mut self.writer, self.caps, &err);
+        true
     }
 
     /// Run one command; `false` ends the connection.
@@ -609,6 +632,7 @@ where
                     let stmt = text.get(s..e).unwrap_or("");
                     ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
                     let more = i + 1 < n;
+                    self.stmt_mark = self.writer.mark();
                     let mut resp = self.responder(ctx, false, false);
                     let r = ctx.run_text(stmt, &mut resp, more).await;
                     let io_failed = resp.io_failed;

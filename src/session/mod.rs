@@ -55,7 +55,7 @@ pub struct Ctx {
     pub vars: SessionVars,
     pub user_vars: HashMap<String, Value>,
     pub txn: Option<Txn>,
-    /// A COMMIT left for the connection to hand to the journal (see `commit::commit_last`).
+    /// A commit left for the connection to hand to the journal (see `commit::commit_last`).
     pub deferred: Option<commit::Deferred>,
     pub snapshot_slot: Arc<SnapshotSlot>,
     /// The read view of the statement being executed.

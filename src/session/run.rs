@@ -568,8 +568,16 @@ impl Ctx {
         Ok(count)
     }
 
-    /// Run a write plan in the right transaction, waiting for locks as needed.
-    async fn run_write(&mut self, prep: &Arc<Prepared>, params: &[Value]) -> Result<WriteResult> {
+    /// Run a write plan in the right transaction, waiting for locks as needed. In autocommit
+    /// mode the statement's transaction commits at the end; as the `last` statement of its
+    /// command it is left for the connection to hand to the journal writer with the OK (see
+    /// [`Ctx::commit_last`]).
+    async fn run_write(
+        &mut self,
+        prep: &Arc<Prepared>,
+        params: &[Value],
+        last: bool,
+    ) -> Result<WriteResult> {
         if self.txn.as_ref().is_some_and(|t| t.read_only)
             || (self.txn.is_none() && self.tx_read_only && !self.autocommit)
         {
@@ -606,7 +614,9 @@ impl Ctx {
             match r {
                 Ok(res) => {
                     self.txn = Some(txn);
-                    if statement_txn {
+                    if statement_txn && last {
+                        self.commit_last().await?;
+                    } else if statement_txn {
                         self.commit().await?;
                     }
                     return Ok(res);
@@ -658,7 +668,7 @@ impl Ctx {
         resp: &mut (dyn Responder + Send),
         more: bool,
     ) -> Result<()> {
-        // A COMMIT deferred by a caller other than the connection's command loop.
+        // A commit deferred by a caller other than the connection's command loop.
         if let Some(d) = self.deferred.take() {
             self.commit_deferred(d).await?;
         }
@@ -673,7 +683,7 @@ impl Ctx {
                 Ok(())
             }
             Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_) => {
-                let r = self.run_write(prep, params).await?;
+                let r = self.run_write(prep, params, !more).await?;
                 if let Some(id) = r.generated_id
                     && !self.last_insert_id_set_explicitly
                 {

@@ -553,10 +553,17 @@ impl Default for PacketWriter {
 }
 
 /// A point to roll back to: see [`PacketWriter::mark`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mark {
     len: usize,
     seq: u8,
+}
+
+impl Mark {
+    /// The sequence id of the first packet after the mark.
+    pub fn seq(&self) -> u8 {
+        self.seq
+    }
 }
 
 impl PacketWriter {
@@ -734,13 +741,15 @@ impl PacketWriter {
         true
     }
 
-    /// Takes everything buffered (whole packets), leaving the buffer empty.
-    pub fn take_buffer(&mut self) -> Vec<u8> {
+    /// Takes the whole packets buffered after `mark` (a response, to be sent elsewhere),
+    /// leaving what came before it. `None` (and nothing changes) if the buffer was flushed
+    /// since `mark`.
+    pub fn split_off(&mut self, mark: Mark) -> Option<Vec<u8>> {
         assert!(
             self.open.is_none(),
-            "PacketWriter::take_buffer with a packet open"
+            "PacketWriter::split_off with a packet open"
         );
-        std::mem::take(&mut self.buf)
+        (self.buf.len() >= mark.len).then(|| self.buf.split_off(mark.len))
     }
 
     /// Appends bytes that are already framed (the rest of a response sent in part).
@@ -983,6 +992,19 @@ mod tests {
         assert!(w.rollback(m));
         assert_eq!(w.seq(), 2);
         assert_eq!(w.buffered_len(), 8);
+    }
+
+    #[test]
+    fn split_off_takes_the_response_after_a_mark() {
+        let mut w = PacketWriter::new();
+        w.set_seq(1);
+        w.packet(b"first");
+        let m = w.mark();
+        w.packet(b"ok");
+        assert_eq!(w.split_off(m).unwrap(), [2, 0, 0, 2, b'o', b'k']);
+        assert_eq!(w.buffered(), [5, 0, 0, 1, b'f', b'i', b'r', b's', b't']);
+        w.clear();
+        assert_eq!(w.split_off(m), None, "flushed since the mark");
     }
 
     #[test]
