@@ -1,5 +1,5 @@
-//! The journal writer: one thread appends finished transactions to the current binlog file,
-//! in groups, and makes each group as durable as the settings ask before it publishes it.
+//! The journal writer: appends finished transactions to the current binlog file, in groups,
+//! and makes each group as durable as the settings ask before it publishes it.
 //!
 //! ## Commit protocol
 //!
@@ -14,9 +14,23 @@
 //! session:  on Ok, finalize (release locks); on Err, roll back
 //! ```
 //!
-//! A `COMMIT` that ends its command skips the reply: the writer finalizes the transaction
+//! A commit that ends its command skips the reply: the writer finalizes the transaction
 //! and sends the session's OK packet itself (see [`super::ack`]), sparing the session a
 //! wake-up per transaction.
+//!
+//! ## Who writes
+//!
+//! One at a time holds the *role* (the active file and the group buffer) and writes
+//! everything queued, in queue order: usually the writer thread, which takes the role when
+//! woken for work. A session whose commit waits for an fsync and finds the writer thread
+//! waiting for work (so nobody is writing) takes the role itself instead of waking it —
+//! unless the server is busy (commits were queued during the last group's fsync: the writer
+//! thread paces those groups) — and writes the queue up to the next control item (rotation,
+//! checkpoint …, left to the writer thread) on its own thread: under a light load a commit
+//! costs no thread hand-off, only the fsync. Sessions that find the role taken queue their commit and wake the writer thread,
+//! which takes the role next. Work is taken from the queue only by the role's holder, so
+//! the log keeps the order of submission. Sessions on the shared pool (`pool-of-threads`)
+//! never take the role: their worker must not block.
 //!
 //! Publication (assigning commit timestamps, which makes rows visible) happens only here and
 //! only in log order, so the set of visible transactions is always a prefix of the log.
@@ -240,6 +254,13 @@ enum Listen {
     Count(usize),
 }
 
+/// What the one who writes a group holds (see "Who writes" in the module doc): the file
+/// being appended to and the buffer a group is assembled in.
+struct Role {
+    active: Active,
+    out: Vec<u8>,
+}
+
 /// The file being appended to.
 struct Active {
     seq: u32,
@@ -291,6 +312,8 @@ pub struct Journal {
     storage: Arc<Storage>,
     queue: Mutex<Queue>,
     wake: Condvar,
+    /// Held while writing; `None` until the first file is created.
+    role: Mutex<Option<Role>>,
     failed: Mutex<Option<String>>,
     is_failed: AtomicBool,
     /// File numbers named by the index, oldest first (the last is the active file).
@@ -473,6 +496,7 @@ impl Journal {
             storage,
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
+            role: Mutex::new(None),
             failed: Mutex::new(None),
             is_failed: AtomicBool::new(false),
             index: Mutex::new(start.index),
@@ -487,10 +511,14 @@ impl Journal {
             file: active.seq,
             offset: active.pos,
         };
+        *j.role.lock() = Some(Role {
+            active,
+            out: Vec::with_capacity(1 << 20),
+        });
         let me = j.clone();
         let handle = std::thread::Builder::new()
             .name("quire-journal".into())
-            .spawn(move || me.run(active))
+            .spawn(move || me.run())
             .map_err(|e| format!("cannot start the journal writer: {e}"))?;
         *j.thread.lock() = Some(handle);
         Ok(j)
@@ -555,38 +583,77 @@ impl Journal {
     }
 
     /// Hand a finished transaction (or DDL) to the writer. The reply comes once it is as
-    /// durable as `ack` asks and — for a transaction — published.
+    /// durable as `ack` asks and — for a transaction — published. With `lead`, the calling
+    /// thread may write it itself (see "Who writes" in the module doc): only a thread that
+    /// may block (a connection's own thread) passes it.
     pub fn submit(
         &self,
         what: Finished,
         txn: Option<Arc<TxnShared>>,
         ack: Ack,
+        lead: bool,
     ) -> oneshot::Receiver<Result<(), MyError>> {
         let (tx, rx) = oneshot::channel();
         if let Some(e) = self.refuse() {
             let _ = tx.send(Err(e));
             return rx;
         }
-        let mut q = self.queue.lock();
-        if q.shutdown {
-            let _ = tx.send(Err(MyError::new(
-                code::ER_SERVER_SHUTDOWN,
-                "Server shutdown in progress",
-            )));
-            return rx;
-        }
-        let wake = q.push(Work::Commit(Commit {
+        let c = Commit {
             what,
             txn,
             ack,
             reply: Some(tx),
             direct: None,
-        }));
-        drop(q);
-        if wake {
-            self.wake.notify_one();
-        }
+        };
+        let _ = self.enqueue(c, lead);
         rx
+    }
+
+    /// Queue `c` (at shutdown it fails with the error returned). If the writer thread waits for work, it is woken —
+    /// or, with `lead`, when nobody is writing and `c` waits for an fsync, this thread writes
+    /// the queue itself up to the next control item.
+    fn enqueue(&self, mut c: Commit, lead: bool) -> Result<(), MyError> {
+        let lead =
+            lead && c.ack == Ack::Sync && self.settings.sync_delay_us.load(Ordering::Relaxed) == 0;
+        let mut q = self.queue.lock();
+        if q.shutdown {
+            drop(q);
+            let e = shutting_down();
+            c.fail(&e);
+            return Err(e);
+        }
+        if !q.push(Work::Commit(c)) {
+            return Ok(());
+        }
+        // The writer thread waits for work: nobody is writing unless a session is. A busy
+        // server (commits queued during the last group's sync) leaves it to the writer
+        // thread, which paces groups.
+        if lead
+            && let Some(mut role) = self.role.try_lock()
+            && role
+                .as_ref()
+                .is_some_and(|r| r.active.last_group_sync.is_none_or(|(_, _, busy)| !busy))
+        {
+            let n = q
+                .items
+                .iter()
+                .position(|w| matches!(w, Work::Control(..)))
+                .unwrap_or(q.items.len());
+            let items: Vec<Work> = q.items.drain(..n).collect();
+            let rest = !q.items.is_empty();
+            drop(q);
+            if let Some(r) = role.as_mut() {
+                self.process(r, items);
+            }
+            drop(role);
+            if rest {
+                self.wake.notify_one();
+            }
+            return Ok(());
+        }
+        drop(q);
+        self.wake.notify_one();
+        Ok(())
     }
 
     /// Hand a finished transaction to the writer, which finalizes it and sends its OK
@@ -597,30 +664,20 @@ impl Journal {
         what: Finished,
         direct: DirectAck,
         ack: Ack,
+        lead: bool,
     ) -> Result<(), MyError> {
         if let Some(e) = self.refuse() {
             direct.failed(e.clone());
             return Err(e);
         }
-        let mut q = self.queue.lock();
-        if q.shutdown {
-            drop(q);
-            let e = MyError::new(code::ER_SERVER_SHUTDOWN, "Server shutdown in progress");
-            direct.failed(e.clone());
-            return Err(e);
-        }
-        let wake = q.push(Work::Commit(Commit {
+        let c = Commit {
             what,
             txn: None,
             ack,
             reply: None,
             direct: Some(Box::new(direct)),
-        }));
-        drop(q);
-        if wake {
-            self.wake.notify_one();
-        }
-        Ok(())
+        };
+        self.enqueue(c, lead)
     }
 
     /// Ask the writer to do `c` between groups; the reply carries the position after it.
@@ -632,10 +689,7 @@ impl Journal {
         let wake = {
             let mut q = self.queue.lock();
             if q.shutdown {
-                return Err(MyError::new(
-                    code::ER_SERVER_SHUTDOWN,
-                    "Server shutdown in progress",
-                ));
+                return Err(shutting_down());
             }
             q.push(Work::Control(c, tx))
         };
@@ -860,11 +914,21 @@ impl Journal {
         self.is_failed.store(true, Ordering::Release);
     }
 
-    /// The writer thread.
-    fn run(self: Arc<Self>, mut active: Active) {
-        let mut out = Vec::with_capacity(1 << 20);
+    /// The writer thread: waits for work while nobody writes, then takes the role and writes
+    /// everything queued (see "Who writes" in the module doc).
+    fn run(self: Arc<Self>) {
         loop {
-            let mut items = {
+            // The once-a-second sync of modes 0 and 2 is due at this time, if anything is
+            // unsynced.
+            let due = self.role.lock().as_ref().and_then(|r| {
+                r.active.unsynced.then(|| {
+                    r.active.last_sync
+                        + Duration::from_secs(
+                            self.settings.flush_timeout_s.load(Ordering::Relaxed).max(1),
+                        )
+                })
+            });
+            {
                 let mut q = self.queue.lock();
                 loop {
                     if !q.items.is_empty() {
@@ -872,20 +936,14 @@ impl Journal {
                     }
                     if q.shutdown {
                         drop(q);
-                        if !self.is_failed.load(Ordering::Acquire)
-                            && let Err(e) = self.close(&mut active, None)
+                        if let Some(r) = self.role.lock().as_mut()
+                            && !self.is_failed.load(Ordering::Acquire)
+                            && let Err(e) = self.close(&mut r.active, None)
                         {
                             eprintln!("quire: [ERROR] journal: closing: {e}");
                         }
                         return;
                     }
-                    // With unsynced bytes (modes 0 and 2), wait at most until their sync is due.
-                    let due = active.unsynced.then(|| {
-                        active.last_sync
-                            + Duration::from_secs(
-                                self.settings.flush_timeout_s.load(Ordering::Relaxed).max(1),
-                            )
-                    });
                     if due.is_some_and(|due| Instant::now() >= due) {
                         break;
                     }
@@ -898,45 +956,59 @@ impl Journal {
                     }
                     q.listening = Listen::Timer;
                 }
-                std::mem::take(&mut q.items)
+            }
+            let mut role = self.role.lock();
+            let Some(r) = role.as_mut() else {
+                return;
             };
+            let mut items = std::mem::take(&mut self.queue.lock().items);
             if items.is_empty() {
-                // The once-a-second fsync of modes 0 and 2.
-                if let Err(e) = self.sync(&mut active) {
+                // The once-a-second fsync of modes 0 and 2 (unless a session wrote and
+                // synced meanwhile).
+                if r.active.unsynced
+                    && due.is_some_and(|due| Instant::now() >= due)
+                    && let Err(e) = self.sync(&mut r.active)
+                {
                     self.fail(io_error(
                         "Error syncing file",
-                        &self.path_of(active.seq),
+                        &self.path_of(r.active.seq),
                         &e,
                     ));
                 }
                 continue;
             }
-            self.pace(&active, &mut items);
+            self.pace(&r.active, &mut items);
             self.gather(&mut items);
-            let mut group = Vec::new();
-            for w in items {
-                match w {
-                    Work::Commit(c) => group.push(c),
-                    Work::Control(Control::Reset(slot, proceed), reply) => {
-                        self.write_group(&mut active, std::mem::take(&mut group), &mut out);
-                        let r = self.control_now(&mut active, Control::Checkpoint(slot));
-                        let snapshot_taken = r.is_ok();
-                        let _ = reply.send(r);
-                        // Commits queue up until the checkpoint is on disk.
-                        if snapshot_taken && let Ok(Some(to)) = proceed.recv() {
-                            let r = self.reset(&mut active, to.first, &to.marker);
-                            let _ = to.done.send(r);
-                        }
-                    }
-                    Work::Control(c, reply) => {
-                        self.write_group(&mut active, std::mem::take(&mut group), &mut out);
-                        let r = self.control_now(&mut active, c);
-                        let _ = reply.send(r);
+            self.process(r, items);
+        }
+    }
+
+    /// Write `items` in order: commits in groups, control work between groups.
+    fn process(&self, r: &mut Role, items: Vec<Work>) {
+        let Role { active, out } = r;
+        let mut group = Vec::new();
+        for w in items {
+            match w {
+                Work::Commit(c) => group.push(c),
+                Work::Control(Control::Reset(slot, proceed), reply) => {
+                    self.write_group(active, std::mem::take(&mut group), out);
+                    let r = self.control_now(active, Control::Checkpoint(slot));
+                    let snapshot_taken = r.is_ok();
+                    let _ = reply.send(r);
+                    // Commits queue up until the checkpoint is on disk.
+                    if snapshot_taken && let Ok(Some(to)) = proceed.recv() {
+                        let r = self.reset(active, to.first, &to.marker);
+                        let _ = to.done.send(r);
                     }
                 }
+                Work::Control(c, reply) => {
+                    self.write_group(active, std::mem::take(&mut group), out);
+                    let r = self.control_now(active, c);
+                    let _ = reply.send(r);
+                }
             }
-            self.write_group(&mut active, group, &mut out);
         }
+        self.write_group(active, group, out);
     }
 
     /// Bound the time the writer spends in fsync to a quarter of the wall clock: when
@@ -1222,6 +1294,10 @@ const PREALLOCATE: u64 = 4 << 20;
 /// How much space ahead of the log is written with zeros at a time (see
 /// [`Journal::flush_out`]): the group whose sync writes them back waits about 1 ms longer.
 const ZERO_STEP: u64 = 256 << 10;
+
+fn shutting_down() -> MyError {
+    MyError::new(code::ER_SERVER_SHUTDOWN, "Server shutdown in progress")
+}
 
 fn refusal(why: &str) -> MyError {
     MyError::new(

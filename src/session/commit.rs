@@ -308,10 +308,16 @@ impl Ctx {
         txn: Option<Arc<TxnShared>>,
     ) -> Result<()> {
         journal
-            .submit(what, txn, journal.ack_mode())
+            .submit(what, txn, journal.ack_mode(), may_lead())
             .await
             .unwrap_or_else(|_| Err(MyError::internal("the journal writer stopped")))
     }
+}
+
+/// Whether this thread may write the journal's queue itself (see "Who writes" in
+/// [`crate::journal::writer`]): a connection's own thread, not a shared pool worker.
+pub fn may_lead() -> bool {
+    !super::threads::on_shared_pool()
 }
 
 /// A transaction with at least this many changes is encoded and finalized as bulk work, at

@@ -10,7 +10,7 @@
 //! its locks released when its [`Ctx`] is dropped.
 
 use super::Ctx;
-use super::commit::Deferred;
+use super::commit::{Deferred, may_lead};
 use super::run::Responder;
 use super::threads::{self, Accepted, ConnWriter};
 use crate::config::vars;
@@ -567,7 +567,7 @@ where
                 }
                 let len = ok.len() as u64;
                 let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
-                match journal.submit_direct(d.what, direct, journal.ack_mode()) {
+                match journal.submit_direct(d.what, direct, journal.ack_mode(), may_lead()) {
                     Ok(()) => {
                         ctx.server
                             .status
