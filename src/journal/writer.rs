@@ -27,9 +27,9 @@
 //! unless the server is busy (commits were queued during the last group's fsync: the writer
 //! thread paces those groups) — and writes the queue up to the next control item (rotation,
 //! checkpoint …, left to the writer thread) on its own thread: under a light load a commit
-//! costs no thread hand-off, only the fsync. Sessions that find the role taken queue their commit and wake the writer thread,
-//! which takes the role next. Work is taken from the queue only by the role's holder, so
-//! the log keeps the order of submission. Sessions on the shared pool (`pool-of-threads`)
+//! costs no thread hand-off, only the fsync. Sessions that find the role taken queue their
+//! commit and wake the writer thread, which takes the role next. Work is taken from the
+//! queue only by the role's holder, so the log keeps the order of submission. Sessions on the shared pool (`pool-of-threads`)
 //! never take the role: their worker must not block.
 //!
 //! Publication (assigning commit timestamps, which makes rows visible) happens only here and
@@ -609,9 +609,9 @@ impl Journal {
         rx
     }
 
-    /// Queue `c` (at shutdown it fails with the error returned). If the writer thread waits for work, it is woken —
-    /// or, with `lead`, when nobody is writing and `c` waits for an fsync, this thread writes
-    /// the queue itself up to the next control item.
+    /// Queue `c` (at shutdown it fails with the error returned). If the writer thread waits
+    /// for work, it is woken — or, with `lead`, when nobody is writing and `c` waits for an
+    /// fsync, this thread writes the queue itself up to the next control item.
     fn enqueue(&self, mut c: Commit, lead: bool) -> Result<(), MyError> {
         let lead =
             lead && c.ack == Ack::Sync && self.settings.sync_delay_us.load(Ordering::Relaxed) == 0;
@@ -630,9 +630,8 @@ impl Journal {
         // thread, which paces groups.
         if lead
             && let Some(mut role) = self.role.try_lock()
-            && role
-                .as_ref()
-                .is_some_and(|r| r.active.last_group_sync.is_none_or(|(_, _, busy)| !busy))
+            && let Some(r) = role.as_mut()
+            && r.active.last_group_sync.is_none_or(|(_, _, busy)| !busy)
         {
             let n = q
                 .items
@@ -642,9 +641,7 @@ impl Journal {
             let items: Vec<Work> = q.items.drain(..n).collect();
             let rest = !q.items.is_empty();
             drop(q);
-            if let Some(r) = role.as_mut() {
-                self.process(r, items);
-            }
+            self.process(r, items);
             drop(role);
             if rest {
                 self.wake.notify_one();

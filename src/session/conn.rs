@@ -226,7 +226,7 @@ struct Conn<R, W> {
     stmts: HashMap<u32, Stmt>,
     next_stmt_id: u32,
     /// A duplicate of the socket's descriptor for the journal writer (made at the first
-    /// directly acknowledged COMMIT; see `journal::ack`).
+    /// directly acknowledged commit; see `journal::ack`).
     ack_fd: Option<Arc<std::os::fd::OwnedFd>>,
     /// The last commit, if the journal writer is to send its OK, with the sequence id of
     /// that response.
@@ -462,7 +462,7 @@ where
                 return false;
             }
             if let Some((ack, seq)) = self.pending.take() {
-                // The last COMMIT's OK is the journal writer's to send (see `journal::ack`):
+                // The last commit's OK is the journal writer's to send (see `journal::ack`):
                 // wait for the next command, or for the writer to need this session.
                 tokio::select! {
                     _ = self.reader.wait_readable() => {}
