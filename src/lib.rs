@@ -15,12 +15,14 @@
 //!   normalised statement) and execution.
 //! - [`storage`]: memory-resident MVCC tables, indexes, row locks, transactions.
 //! - [`config`]: command-line options, `my.cnf`, and the registry of system variables.
+//! - [`observe`]: the query logs (slow, general), fed by each statement's record.
 //! - [`server`]: state shared by all sessions.
 //! - [`error`]: MySQL error numbers and SQLSTATEs.
 
 pub mod config;
 pub mod error;
 pub mod journal;
+pub mod observe;
 pub mod server;
 pub mod session;
 pub mod sql;

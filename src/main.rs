@@ -83,6 +83,14 @@ fn run(globals: GlobalVars) -> Result<(), String> {
         vars::SOCKET,
         quire::sql::value::Value::from_string(socket.display().to_string()),
     );
+    // The query logs' files, as absolute paths (SHOW VARIABLES shows what is used).
+    for id in [vars::SLOW_QUERY_LOG_FILE, vars::GENERAL_LOG_FILE] {
+        let p = in_datadir(&datadir, &globals.get_string(id), "");
+        globals.set(
+            id,
+            quire::sql::value::Value::from_string(p.display().to_string()),
+        );
+    }
     let version = globals.get_string(vars::VERSION);
 
     let format = globals.get_string(vars::BINLOG_FORMAT);
@@ -98,6 +106,7 @@ fn run(globals: GlobalVars) -> Result<(), String> {
         *server.accounts.write() = accounts;
     }
     let _ = server.accounts_dir.set(datadir.clone());
+    server.logs.configure(&server.globals);
 
     // With a thread per connection the shared runtime only accepts and runs housekeeping.
     let workers = if quire::session::threads::pooled(&server.globals) {
@@ -127,6 +136,7 @@ fn run(globals: GlobalVars) -> Result<(), String> {
     if let Some(j) = server.journal.get() {
         j.shutdown();
     }
+    server.logs.shutdown();
     r
 }
 

@@ -104,6 +104,8 @@ pub struct Server {
     /// that orders the saves.
     pub accounts_dir: std::sync::OnceLock<std::path::PathBuf>,
     accounts_saving: Mutex<()>,
+    /// The slow and general query logs.
+    pub logs: crate::observe::QueryLogs,
 }
 
 impl Server {
@@ -129,6 +131,7 @@ impl Server {
             checkpoints: std::sync::OnceLock::new(),
             accounts_dir: std::sync::OnceLock::new(),
             accounts_saving: Mutex::new(()),
+            logs: crate::observe::QueryLogs::new(),
         }
     }
 

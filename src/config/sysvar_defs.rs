@@ -420,15 +420,28 @@ registry! {
         LOG_QUERIES_NOT_USING_INDEXES = boolean("log_queries_not_using_indexes", G, false);
         LOG_SLOW_ADMIN_STATEMENTS = boolean("log_slow_admin_statements", G, false);
         LOG_SLOW_EXTRA = boolean("log_slow_extra", G, false);
+        // Percona's and MariaDB's: keep one slow statement in N, except those that ran
+        // longer than log_slow_always_query_time (MariaDB 10.11's names).
+        LOG_SLOW_RATE_LIMIT = uint("log_slow_rate_limit", B, 1, U32_MAX, 1);
+        LOG_SLOW_ALWAYS_QUERY_TIME = double("log_slow_always_query_time", B, 0.0, 31_536_000.0, 31_536_000.0);
         LOG_THROTTLE_QUERIES_NOT_USING_INDEXES = uint("log_throttle_queries_not_using_indexes", G, 0, U32_MAX, 0);
         LOG_TIMESTAMPS = choice("log_timestamps", G, &["UTC", "SYSTEM"], "UTC");
         LONG_QUERY_TIME = double("long_query_time", B, 0.0, 31_536_000.0, 10.0);
         // Percona Server's slow-log rotation (0 = no rotation).
         MAX_SLOWLOG_FILES = uint("max_slowlog_files", G, 0, 102_400, 0);
         MAX_SLOWLOG_SIZE = uint_block("max_slowlog_size", G, 0, 1_073_741_824, 4096, 0);
-        SLOW_QUERY_LOG = boolean("slow_query_log", G, false);
+        // Global: the log's switch. Session (MariaDB's): a session may switch itself off;
+        // a session's value starts ON whatever the global (see SessionVars::new).
+        SLOW_QUERY_LOG = boolean("slow_query_log", B, false);
         SLOW_QUERY_LOG_FILE = computed("slow_query_log_file", G, slow_query_log_file);
         SQL_LOG_OFF = boolean("sql_log_off", B, false).no_cmdline();
+        // Quire: size rotation of the general log (as max_slowlog_size/_files), the bytes
+        // each query log may hold before its writer takes them, and what a session does
+        // when that is full: WAIT (lossless) or DROP (counted in Quire_*_log_dropped).
+        MAX_GENERAL_LOG_FILES = uint("max_general_log_files", G, 0, 102_400, 0);
+        MAX_GENERAL_LOG_SIZE = uint_block("max_general_log_size", G, 0, 1_073_741_824, 4096, 0);
+        QUIRE_QUERY_LOG_BUFFER_SIZE = uint_block("quire_query_log_buffer_size", G, 4096, 1_073_741_824, 4096, 1_048_576);
+        QUIRE_QUERY_LOG_WHEN_FULL = choice("quire_query_log_when_full", G, &["WAIT", "DROP"], "WAIT");
         // Quire's audit log; the other names and defaults are MySQL Enterprise Audit's.
         AUDIT_LOG = boolean("audit_log", G, false);
         AUDIT_LOG_BUFFER_SIZE = uint_block("audit_log_buffer_size", G, 4096, U64_MAX_4K, 4096, 1_048_576).ro();

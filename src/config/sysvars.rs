@@ -489,7 +489,11 @@ impl SessionVars {
                 values.push(g.get(i).cloned().unwrap_or_default());
             }
         }
-        SessionVars { values }
+        let mut s = SessionVars { values };
+        // MariaDB: the session's slow_query_log is its own switch, ON until it turns it
+        // off; the global one switches the log.
+        s.set(super::vars::SLOW_QUERY_LOG, Value::Int(1));
+        s
     }
 
     /// The session value, or `None` for a global-only variable.

@@ -149,6 +149,8 @@ struct Stmt {
     numbered: String,
     /// The statement text as SHOW PROCESSLIST shows it during executions.
     info: Arc<str>,
+    /// Where `info`'s placeholders are (the logs show executions with their values).
+    param_pos: Vec<usize>,
     kind: StatementKind,
     prepared: Arc<Prepared>,
     param_types: Vec<(ColumnType, bool)>,
@@ -277,6 +279,16 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
     );
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| e.to_string())?;
+    // SIGHUP reopens the query logs (logrotate: rename, then signal).
+    let mut sighup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        .map_err(|e| e.to_string())?;
+    server.logs.set_header(
+        &std::env::args().next().unwrap_or_else(|| "quire".into()),
+        &server.version,
+        &server.globals.get_string(vars::VERSION_COMMENT),
+        port as u64,
+        &socket.display().to_string(),
+    );
     loop {
         tokio::select! {
             r = tcp.accept() => match r {
@@ -304,6 +316,7 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
             },
             _ = tokio::signal::ctrl_c() => break,
             _ = sigterm.recv() => break,
+            _ = sighup.recv() => server.logs.reopen(&[], false),
         }
     }
     let _ = std::fs::remove_file(&socket);
@@ -384,6 +397,18 @@ where
     ctx.priv_host = login.host_matched.clone();
     ctx.db = login.db.clone();
     ctx.client_found_rows = caps.contains(CapabilityFlags::CLIENT_FOUND_ROWS);
+    ctx.ip = match peer {
+        PeerInfo::Tcp(_) => peer.host(),
+        PeerInfo::Unix => String::new(),
+    };
+    set_log_identity(&mut ctx);
+    let connect = crate::observe::general::connect_arg(
+        &ctx.user,
+        &ctx.host,
+        ctx.db.as_deref(),
+        !ctx.ip.is_empty(),
+    );
+    ctx.log_command("Connect", connect.as_bytes());
     *shared.user.lock() = login.user.clone();
     *shared.db.lock() = login.db.clone();
     *shared.command.lock() = "Sleep";
@@ -513,6 +538,23 @@ where
                 let _ = self.writer.flush(&mut self.out).await;
                 continue;
             };
+            if !matches!(
+                cmd,
+                com::QUERY
+                    | com::STMT_PREPARE
+                    | com::STMT_EXECUTE
+                    | com::STMT_CLOSE
+                    | com::STMT_SEND_LONG_DATA
+            ) {
+                let arg = match cmd {
+                    com::INIT_DB | com::FIELD_LIST => {
+                        let rest = payload.get(1..).unwrap_or_default();
+                        rest.split(|&b| b == 0).next().unwrap_or_default()
+                    }
+                    _ => b"",
+                };
+                ctx.log_command(command_name(cmd), arg);
+            }
             if cmd == com::QUIT {
                 return true;
             }
@@ -631,15 +673,22 @@ where
                 for (i, (s, e)) in pieces.into_iter().enumerate() {
                     let stmt = text.get(s..e).unwrap_or("");
                     ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
+                    ctx.rec
+                        .begin(if i == 0 { payload.len() as u64 + 4 } else { 0 });
+                    ctx.log_command("Query", stmt.as_bytes());
                     let more = i + 1 < n;
                     self.stmt_mark = self.writer.mark();
+                    let sent_before = self.writer.total_bytes();
                     let mut resp = self.responder(ctx, false, false);
                     let r = ctx.run_text(stmt, &mut resp, more).await;
-                    let io_failed = resp.io_failed;
-                    if let Err(e) = r {
+                    let (io_failed, rows_sent) = (resp.io_failed, resp.rows);
+                    if let Err(e) = &r {
                         ctx.diag
                             .push(crate::error::Level::Error, e.code, e.message.clone());
-                        proto::write_my_error(&mut self.writer, caps, &e);
+                        proto::write_my_error(&mut self.writer, caps, e);
+                    }
+                    self.end_statement(ctx, stmt.as_bytes(), &r, rows_sent, sent_before);
+                    if r.is_err() {
                         break;
                     }
                     if io_failed {
@@ -801,6 +850,7 @@ where
                         ctx.db = a.db.clone();
                         *ctx.shared.user.lock() = a.user.clone();
                         *ctx.shared.db.lock() = a.db.clone();
+                        set_log_identity(ctx);
                         self.login = a;
                         let st = ctx.status_flags(false);
                         proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
@@ -827,6 +877,7 @@ where
                 true
             }
             com::STMT_CLOSE => {
+                ctx.log_command("Close stmt", b"");
                 if let Ok(id) = proto::parse_stmt_id(payload) {
                     self.stmts.remove(&id);
                 }
@@ -881,6 +932,7 @@ where
             Some(p) => &text[..p],
             None => &text,
         };
+        ctx.log_command("Prepare", text.as_bytes());
         ctx.diag.clear();
         let max = ctx.server.globals.get_u64(vars::MAX_PREPARED_STMT_COUNT) as usize;
         if self.stmts.len() >= max {
@@ -932,6 +984,7 @@ where
                     id,
                     Stmt {
                         info: Arc::from(text.trim()),
+                        param_pos: parse::placeholder_positions(text.trim()),
                         numbered,
                         kind,
                         prepared,
@@ -948,6 +1001,7 @@ where
 
     async fn execute(&mut self, ctx: &mut Ctx, payload: &[u8]) -> bool {
         let caps = self.caps;
+        ctx.rec.begin(payload.len() as u64 + 4);
         ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
         ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
         let Ok(id) = proto::parse_stmt_id(payload) else {
@@ -1024,18 +1078,52 @@ where
         }
         ctx.diag.clear();
         ctx.begin_statement();
+        let logs = &ctx.server.logs;
+        let text = if logs.general_on() || logs.slow_on() {
+            super::logging::execute_text(&stmt.info, &stmt.param_pos, &exec.params)
+        } else {
+            Vec::new()
+        };
+        ctx.log_command("Execute", &text);
+        let sent_before = self.writer.total_bytes();
         let mut resp = self.responder(ctx, true, skip_metadata);
         let r = ctx
             .execute_prepared(&prepared, &exec.params, &mut resp, false)
             .await;
-        let io_failed = resp.io_failed;
-        if let Err(e) = r {
+        let (io_failed, rows_sent) = (resp.io_failed, resp.rows);
+        if let Err(e) = &r {
             ctx.diag
                 .push(crate::error::Level::Error, e.code, e.message.clone());
-            proto::write_my_error(&mut self.writer, caps, &e);
+            proto::write_my_error(&mut self.writer, caps, e);
         }
+        self.end_statement(ctx, &text, &r, rows_sent, sent_before);
         !io_failed
     }
+
+    /// Completes the statement record of a statement that has run, and hands it to the logs.
+    fn end_statement(
+        &self,
+        ctx: &mut Ctx,
+        text: &[u8],
+        r: &Result<()>,
+        rows_sent: u64,
+        sent_before: u64,
+    ) {
+        let rec = &mut ctx.rec;
+        rec.rows_sent = rows_sent;
+        rec.rows_affected = ctx.prev_row_count.max(0) as u64;
+        rec.errno = r.as_ref().err().map_or(0, |e| e.code);
+        rec.bytes_sent = self.writer.total_bytes() - sent_before;
+        ctx.statement_done(text);
+    }
+}
+
+/// The session's `# User@Host:` line for the slow log: `localhost []` over the Unix socket,
+/// an empty host name and the IP over TCP (names are not resolved).
+fn set_log_identity(ctx: &mut Ctx) {
+    let host = if ctx.ip.is_empty() { "localhost" } else { "" };
+    ctx.log_user_host =
+        crate::observe::slow::user_host_line(&ctx.priv_user, &ctx.user, host, &ctx.ip, ctx.conn_id);
 }
 
 fn unknown_stmt(what: &str) -> MyError {

@@ -12,6 +12,7 @@
 
 pub mod commit;
 pub mod conn;
+pub mod logging;
 pub mod run;
 pub mod threads;
 
@@ -97,6 +98,16 @@ pub struct Ctx {
     /// The text of the statement being run when it is not a cached plan (DDL is logged
     /// as its text).
     pub stmt_text: String,
+    /// What the statement being run has done so far, for the logs (see `observe`).
+    pub rec: crate::observe::StmtRecord,
+    /// The session's slow-log settings (cached from its variables).
+    pub slow: crate::observe::slow::SlowSettings,
+    /// The client's IP address (empty over the Unix socket).
+    pub ip: String,
+    /// The slow log's `# User@Host:` line for this session (set at login).
+    pub log_user_host: String,
+    /// Where the session formats its log entries.
+    pub log_buf: Vec<u8>,
 }
 
 /// `+HH:MM` / `-HH:MM` as seconds east of UTC; None for `SYSTEM` (and anything else, which
@@ -155,6 +166,11 @@ impl Ctx {
             stmt_unix_micros: 0,
             binlog: commit::BinlogSession::default(),
             stmt_text: String::new(),
+            rec: crate::observe::StmtRecord::default(),
+            slow: crate::observe::slow::SlowSettings::default(),
+            ip: String::new(),
+            log_user_host: String::new(),
+            log_buf: Vec::new(),
         };
         c.refresh_cached_vars();
         c
@@ -181,6 +197,14 @@ impl Ctx {
         let max = self.vars.get_u64(vars::MAX_ERROR_COUNT).min(65535) as u32;
         self.diag.max_kept = max;
         self.binlog = commit::BinlogSession::from_vars(&self.vars);
+        let us = |v: f64| (v * 1e6).round() as u64;
+        self.slow = crate::observe::slow::SlowSettings {
+            session_on: self.vars.get_bool(vars::SLOW_QUERY_LOG),
+            long_query_us: us(self.vars.get_f64(vars::LONG_QUERY_TIME)),
+            min_examined_row_limit: self.vars.get_u64(vars::MIN_EXAMINED_ROW_LIMIT),
+            rate_limit: self.vars.get_u64(vars::LOG_SLOW_RATE_LIMIT).max(1),
+            always_us: us(self.vars.get_f64(vars::LOG_SLOW_ALWAYS_QUERY_TIME)),
+        };
     }
 
     /// The session settings plans depend on, as a plan-cache key part.

@@ -173,6 +173,7 @@ impl Ctx {
             admin => (Planned::Other(admin), vec![], vec![]),
         };
         Ok(Prepared {
+            full_scan: Prepared::plans_full_scan(&planned),
             planned,
             param_count: planner.param_count.get(),
             columns: columns.into(),
@@ -344,6 +345,13 @@ impl Ctx {
 
     /// Wait for what the executor asked for. On error the statement fails with it.
     async fn wait(&mut self, w: Wait) -> Result<()> {
+        let started = std::time::Instant::now();
+        let r = self.wait_for(w).await;
+        self.rec.lock_wait_us += started.elapsed().as_micros() as u64;
+        r
+    }
+
+    async fn wait_for(&mut self, w: Wait) -> Result<()> {
         let storage = self.server.storage.clone();
         let me = self.txn.as_ref().map(|t| t.id()).unwrap_or(0);
         let timeout = Duration::from_secs(self.lock_wait_timeout_s.clamp(1, 1_073_741_824));
@@ -450,8 +458,11 @@ impl Ctx {
                     view,
                     rows_examined: 0,
                 };
-                run_select(plan, &mut cx, resp)
+                let r = run_select(plan, &mut cx, resp);
+                (r, cx.rows_examined)
             };
+            let (r, examined) = r;
+            self.rec.rows_examined += examined;
             self.end_statement_view();
             return match r {
                 Ok(n) => {
@@ -482,8 +493,11 @@ impl Ctx {
                     view,
                     rows_examined: 0,
                 };
-                run_select(plan, &mut cx, &mut sink)
+                let r = run_select(plan, &mut cx, &mut sink);
+                (r, cx.rows_examined)
             };
+            let (r, examined) = r;
+            self.rec.rows_examined += examined;
             self.txn = Some(txn);
             match r {
                 Ok(_) => break Ok(sink.rows),
@@ -536,8 +550,11 @@ impl Ctx {
                 view,
                 rows_examined: 0,
             };
-            run_select(plan, &mut cx, &mut sink)
+            let r = run_select(plan, &mut cx, &mut sink);
+            (r, cx.rows_examined)
         };
+        let (r, examined) = r;
+        self.rec.rows_examined += examined;
         self.end_statement_view();
         match r {
             Ok(_) => {}
@@ -604,13 +621,16 @@ impl Ctx {
                     view,
                     rows_examined: 0,
                 };
-                match &prep.planned {
+                let r = match &prep.planned {
                     Planned::Insert(p) => crate::sql::dml::run_insert(p, &mut cx),
                     Planned::Update(p) => crate::sql::dml::run_update(p, &mut cx),
                     Planned::Delete(p) => crate::sql::dml::run_delete(p, &mut cx),
                     _ => Err(ExecError::Sql(MyError::internal("not a write plan"))),
-                }
+                };
+                (r, cx.rows_examined)
             };
+            let (r, examined) = r;
+            self.rec.rows_examined += examined;
             match r {
                 Ok(res) => {
                     self.txn = Some(txn);
@@ -675,6 +695,8 @@ impl Ctx {
         if self.connection_killed() {
             return Err(MyError::query_interrupted());
         }
+        self.rec.no_index_used = prep.full_scan;
+        self.rec.admin = is_admin_statement(prep.kind);
         match &prep.planned {
             Planned::Select(plan) => {
                 let n = self.run_query_plan(prep, plan, params, resp, more).await?;
@@ -763,8 +785,17 @@ impl Ctx {
                     Outcome::ok()
                 }
                 AdminStmt::Flush(what) => {
-                    if what.iter().any(|w| w == "LOGS" || w == "BINARY") {
+                    let logs = flushed_logs(what);
+                    if logs.binary {
                         self.flush_binary_logs().await?;
+                    }
+                    if !logs.query.is_empty() {
+                        let server = self.server.clone();
+                        crate::session::threads::blocking(|| {
+                            for w in logs.query {
+                                server.logs.reopen(&[w], true);
+                            }
+                        });
                     }
                     Outcome::ok()
                 }
@@ -1053,6 +1084,59 @@ impl Ctx {
         }
         self.execute_prepared(&prep, &params, resp, more).await
     }
+}
+
+/// The statements `log_slow_admin_statements` is about (MySQL's list).
+fn is_admin_statement(kind: StatementKind) -> bool {
+    use crate::sql::lexer::ObjectKind;
+    matches!(
+        kind,
+        StatementKind::Alter(ObjectKind::Table)
+            | StatementKind::Analyze
+            | StatementKind::Check
+            | StatementKind::Optimize
+            | StatementKind::Repair
+            | StatementKind::Create(ObjectKind::Index)
+            | StatementKind::Drop(ObjectKind::Index)
+    )
+}
+
+/// Which logs a `FLUSH` statement names.
+struct FlushedLogs {
+    binary: bool,
+    query: Vec<crate::observe::Which>,
+}
+
+/// `FLUSH LOGS` (every log), `FLUSH BINARY LOGS`, `FLUSH SLOW LOGS`, `FLUSH GENERAL LOGS`,
+/// and lists of them; `ERROR`, `ENGINE` and `RELAY LOGS` name logs Quire does not keep
+/// (its error log is its standard error) and do nothing; other FLUSH targets (TABLES,
+/// PRIVILEGES, STATUS, …) have nothing to flush either.
+fn flushed_logs(what: &[String]) -> FlushedLogs {
+    use crate::observe::Which;
+    let mut out = FlushedLogs {
+        binary: false,
+        query: Vec::new(),
+    };
+    for (i, w) in what.iter().enumerate() {
+        if w != "LOGS" {
+            continue;
+        }
+        match i
+            .checked_sub(1)
+            .and_then(|p| what.get(p))
+            .map(String::as_str)
+        {
+            Some("BINARY") => out.binary = true,
+            Some("SLOW") => out.query.push(Which::Slow),
+            Some("GENERAL") => out.query.push(Which::General),
+            Some("ERROR" | "ENGINE" | "RELAY") => {}
+            _ => {
+                out.binary = true;
+                out.query.extend([Which::Slow, Which::General]);
+            }
+        }
+    }
+    out
 }
 
 fn exec_result(r: std::result::Result<Outcome, ExecError>) -> Result<Outcome> {

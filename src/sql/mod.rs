@@ -77,9 +77,31 @@ pub struct Prepared {
     /// Planned with client parameters of unknown type in the result columns: executions
     /// re-plan with the parameters' actual types.
     pub param_typed_columns: bool,
+    /// Reads a table without an index (for `log_queries_not_using_indexes`).
+    pub full_scan: bool,
 }
 
 impl Prepared {
+    /// Does the plan read some table row by row, without an index? (Only table sources of
+    /// the statement's own query blocks count, not derived tables.)
+    pub fn plans_full_scan(planned: &Planned) -> bool {
+        use plan::{Access, SourceKind};
+        let scan = |a: &Access| matches!(a, Access::Scan { .. });
+        match planned {
+            Planned::Select(p) => p.sources.iter().any(|s| match &s.kind {
+                SourceKind::Table { access, .. } => scan(access),
+                SourceKind::Derived(d) => d
+                    .sources
+                    .iter()
+                    .any(|s| matches!(&s.kind, SourceKind::Table { access, .. } if scan(access))),
+                _ => false,
+            }),
+            Planned::Update(p) => scan(&p.access),
+            Planned::Delete(p) => scan(&p.access),
+            _ => false,
+        }
+    }
+
     pub fn is_select(&self) -> bool {
         matches!(self.planned, Planned::Select(_))
     }

@@ -21,12 +21,7 @@ pub const PARSE_DEPTH_MAX: usize = 200;
 /// Replace each `?` placeholder (outside strings and comments) with `?1`, `?2`, … so that the
 /// planner knows each one's position. Returns the text and the number of placeholders.
 pub fn number_placeholders(text: &str) -> (String, usize) {
-    let opts = super::lexer::LexOptions::default();
-    let positions: Vec<usize> = super::lexer::tokens(text, &opts)
-        .filter_map(|t| t.ok())
-        .filter(|t| matches!(t.kind, super::lexer::TokenKind::Param))
-        .map(|t| t.start)
-        .collect();
+    let positions = placeholder_positions(text);
     if positions.is_empty() {
         return (text.to_string(), 0);
     }
@@ -40,6 +35,17 @@ pub fn number_placeholders(text: &str) -> (String, usize) {
     }
     out.push_str(&text[last..]);
     (out, positions.len())
+}
+
+/// Byte offsets of the `?` placeholders of a statement (not those in strings, quoted names
+/// or comments).
+pub fn placeholder_positions(text: &str) -> Vec<usize> {
+    let opts = super::lexer::LexOptions::default();
+    super::lexer::tokens(text, &opts)
+        .filter_map(|t| t.ok())
+        .filter(|t| matches!(t.kind, super::lexer::TokenKind::Param))
+        .map(|t| t.start)
+        .collect()
 }
 
 /// Byte offset of a 1-based (line, column) location in `text`.

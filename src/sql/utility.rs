@@ -155,12 +155,22 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         value.as_ref(),
         &mut ctx.diag,
     )?;
+    if let (true, Some(v)) = (id == vars::LOG_OUTPUT, value.as_ref()) {
+        let mut scratch = crate::error::Diagnostics::default();
+        let set = sysvars::check(id, v, &ctx.vars.check_ctx(), &mut scratch)?;
+        let set = String::from_utf8_lossy(set.as_bytes().unwrap_or_default()).to_ascii_uppercase();
+        if set.split(',').any(|o| o.trim() == "TABLE") {
+            return Err(MyError::not_supported("log_output=TABLE"));
+        }
+    }
     if global {
         // The journal's settings (sync_binlog, innodb_flush_log_at_trx_commit, …) are
-        // dynamic: it keeps its own copy in atomics, read without a lock per commit.
+        // dynamic: it keeps its own copy in atomics, read without a lock per commit. So
+        // do the query logs.
         if let Some(j) = server.journal.get() {
             j.configure(&server.globals);
         }
+        crate::session::threads::blocking(|| server.logs.configure(&server.globals));
     }
     ctx.refresh_cached_vars();
     Ok(())
@@ -357,6 +367,8 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
         }),
         ("Quire_journal_fsyncs", journal(|s| &s.fsyncs)),
     ];
+    let logs = ctx.server.logs.status_rows();
+    rows.extend(logs.iter().map(|(n, v)| (n.as_str(), *v)));
     rows.sort_by_key(|a| a.0.to_ascii_lowercase());
     rows.into_iter()
         .map(|(n, v)| vec![Value::str(n), Value::from_string(v.to_string())])

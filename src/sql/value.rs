@@ -177,6 +177,37 @@ impl<T: Into<Value>> From<Option<T>> for Value {
     }
 }
 
+/// Appends `s` as a single-quoted SQL string literal, escaped as QUOTE() does (`\\`, `\'`,
+/// `\0`, `\Z`).
+pub fn push_quoted(s: &[u8], out: &mut Vec<u8>) {
+    out.push(b'\'');
+    for &c in s {
+        match c {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\'' => out.extend_from_slice(b"\\'"),
+            0 => out.extend_from_slice(b"\\0"),
+            0x1A => out.extend_from_slice(b"\\Z"),
+            c => out.push(c),
+        }
+    }
+    out.push(b'\'');
+}
+
+/// Appends `v` as an SQL literal: numbers as they print, NULL, and strings and temporal
+/// values quoted (for the query logs' view of a prepared statement's parameters).
+pub fn push_literal(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => out.extend_from_slice(b"NULL"),
+        Value::Bytes(b) => push_quoted(b, out),
+        Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
+            let mut t = Vec::new();
+            super::convert::to_text(v, &super::types::SqlType::Null, &mut t);
+            push_quoted(&t, out);
+        }
+        v => super::convert::to_text(v, &super::types::SqlType::Null, out),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -544,6 +544,8 @@ pub struct PacketWriter {
     seq: u8,
     /// Offset of the open packet's header.
     open: Option<usize>,
+    /// Bytes flushed (or split off to be sent elsewhere) so far.
+    flushed_bytes: u64,
 }
 
 impl Default for PacketWriter {
@@ -572,7 +574,13 @@ impl PacketWriter {
             buf: Vec::with_capacity(INITIAL_BUFFER_BYTES),
             seq: 0,
             open: None,
+            flushed_bytes: 0,
         }
+    }
+
+    /// Bytes of responses produced so far: flushed, split off, or buffered.
+    pub fn total_bytes(&self) -> u64 {
+        self.flushed_bytes + self.buf.len() as u64
     }
 
     /// The sequence id the next packet will carry.
@@ -749,7 +757,9 @@ impl PacketWriter {
             self.open.is_none(),
             "PacketWriter::split_off with a packet open"
         );
-        (self.buf.len() >= mark.len).then(|| self.buf.split_off(mark.len))
+        let taken = (self.buf.len() >= mark.len).then(|| self.buf.split_off(mark.len));
+        self.flushed_bytes += taken.as_ref().map_or(0, |t| t.len() as u64);
+        taken
     }
 
     /// Appends bytes that are already framed (the rest of a response sent in part).
@@ -758,6 +768,8 @@ impl PacketWriter {
             self.open.is_none(),
             "PacketWriter::push_framed with a packet open"
         );
+        // These bytes were counted when split off; they are counted again when flushed.
+        self.flushed_bytes = self.flushed_bytes.saturating_sub(bytes.len() as u64);
         self.buf.extend_from_slice(bytes);
     }
 
@@ -782,6 +794,7 @@ impl PacketWriter {
     }
 
     fn clear_flushed(&mut self) {
+        self.flushed_bytes += self.buf.len() as u64;
         self.buf.clear();
         if self.buf.capacity() > WRITE_SHRINK_ABOVE_BYTES {
             self.buf.shrink_to(INITIAL_BUFFER_BYTES);

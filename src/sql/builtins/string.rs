@@ -737,17 +737,7 @@ fn quote(args: &[Value], _: &mut FnCtx) -> R {
         return Ok(Value::str("NULL"));
     };
     let mut out = Vec::with_capacity(s.len() + 2);
-    out.push(b'\'');
-    for &c in s.iter() {
-        match c {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\'' => out.extend_from_slice(b"\\'"),
-            0 => out.extend_from_slice(b"\\0"),
-            0x1A => out.extend_from_slice(b"\\Z"),
-            c => out.push(c),
-        }
-    }
-    out.push(b'\'');
+    crate::sql::value::push_quoted(&s, &mut out);
     Ok(Value::from_vec(out))
 }
 

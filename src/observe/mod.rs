@@ -1,0 +1,446 @@
+//! Observe: what the server writes down about the statements it runs — the slow query log,
+//! the general query log (and, beside them, the audit log and status counters).
+//!
+//! # One record per statement
+//!
+//! Running a statement fills one [`StmtRecord`] in its session (start time, lock wait, rows
+//! examined/sent/affected, error, bytes): a few timestamps and counters, no second code
+//! path. When the statement ends, each log that wants it is a *view* of that record: the
+//! session formats the entry itself, in its own buffer, outside any lock
+//! ([`slow::format`], [`general::format`]), and hands the finished bytes to the log's
+//! [`sink::Sink`] — a bounded buffer emptied by one writer thread per log, in batches. So
+//! logging every query costs a few hundred bytes of formatting and one short critical
+//! section (a `memcpy`), never a `write(2)` in the session and never a lock held while
+//! formatting (MySQL and MariaDB take one mutex per entry and format and write under it).
+//!
+//! # What must never happen here
+//!
+//! - A statement never fails, and never waits on the disk, because a log cannot be written:
+//!   the writer reports it (error log, status) and logging resumes when it can (see
+//!   [`sink`]'s failure model). It may wait for room in a full buffer (the lossless
+//!   default, counted) — that is the bound on memory.
+//! - Nothing is formatted under a shared lock.
+//!
+//! # Settings
+//!
+//! All switches are dynamic. `SET GLOBAL` calls [`QueryLogs::configure`], which copies what
+//! each statement reads into atomics here (no lock per statement) and points the sinks at
+//! new file names; per-session settings (`long_query_time`, `min_examined_row_limit`, …)
+//! are cached in the session. `log_output` decides where entries go: `FILE` (the default),
+//! `NONE`; `TABLE` is refused (not supported yet).
+//!
+//! # Files and rotation
+//!
+//! `FLUSH LOGS`, `FLUSH SLOW LOGS`, `FLUSH GENERAL LOGS` and SIGHUP reopen the files in their
+//! writer threads (logrotate's rename-then-signal works); `FLUSH` returns once every entry
+//! logged before it is in the old file. `max_slowlog_size`/`max_slowlog_files` and
+//! `max_general_log_size`/`max_general_log_files` rotate by size.
+//!
+//! # Parts
+//!
+//! - [`sink`]: a log file and its writer thread: hand-over, batching, reopen, rotation,
+//!   failure handling.
+//! - [`slow`]: the slow query log: which statements, and MySQL 8.0's entry format.
+//! - [`general`]: the general query log: MySQL 8.0's line format.
+
+pub mod general;
+pub mod sink;
+pub mod slow;
+
+use crate::config::{GlobalVars, vars};
+use parking_lot::Mutex;
+use sink::{Full, Header, Sink};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// What a statement's run leaves for the logs: filled by the session as it goes, read when
+/// the statement ends.
+#[derive(Clone, Debug, Default)]
+pub struct StmtRecord {
+    /// Unix time in microseconds when the statement began (before parsing).
+    pub start_us: i64,
+    /// Time spent waiting for row locks.
+    pub lock_wait_us: u64,
+    pub rows_examined: u64,
+    pub rows_sent: u64,
+    pub rows_affected: u64,
+    /// The error the statement ended with (0: none).
+    pub errno: u16,
+    /// A table was read without an index (full scan), for
+    /// `log_queries_not_using_indexes`.
+    pub no_index_used: bool,
+    /// The statement is an administrative one (`ALTER TABLE`, `ANALYZE`, `OPTIMIZE`, …),
+    /// logged as slow only with `log_slow_admin_statements`.
+    pub admin: bool,
+    pub bytes_received: u64,
+    pub bytes_sent: u64,
+}
+
+impl StmtRecord {
+    /// A new record starting now.
+    pub fn begin(&mut self, bytes_received: u64) {
+        *self = StmtRecord {
+            start_us: now_us(),
+            bytes_received,
+            ..StmtRecord::default()
+        };
+    }
+}
+
+/// Unix time in microseconds.
+pub fn now_us() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0)
+}
+
+/// Appends an ISO-8601 timestamp with microseconds, as MySQL 8 writes them in its logs:
+/// `2024-05-10T17:44:36.400424Z` (`log_timestamps=UTC`) or with the local offset,
+/// `2024-05-10T19:44:36.400424+02:00` (`SYSTEM`).
+pub fn write_iso_time(out: &mut Vec<u8>, unix_us: i64, utc: bool) {
+    use crate::sql::temporal::{datetime_from_unix_micros, write_datetime};
+    let offset_s = if utc { 0 } else { local_offset_s(unix_us) };
+    let Some(dt) = datetime_from_unix_micros(unix_us, offset_s) else {
+        out.extend_from_slice(b"0000-00-00T00:00:00.000000Z");
+        return;
+    };
+    let at = out.len();
+    write_datetime(&dt, 6, out);
+    if let Some(b) = out.get_mut(at + 10) {
+        *b = b'T';
+    }
+    if utc {
+        out.push(b'Z');
+    } else {
+        let (sign, a) = if offset_s < 0 {
+            (b'-', -offset_s)
+        } else {
+            (b'+', offset_s)
+        };
+        out.push(sign);
+        let (h, m) = (a / 3600, a / 60 % 60);
+        out.extend_from_slice(format!("{h:02}:{m:02}").as_bytes());
+    }
+}
+
+fn local_offset_s(unix_us: i64) -> i32 {
+    use chrono::{Offset, TimeZone};
+    chrono::Local
+        .timestamp_micros(unix_us)
+        .single()
+        .map(|t| t.offset().fix().local_minus_utc())
+        .unwrap_or(0)
+}
+
+/// Which log a `FLUSH … LOGS` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    Slow,
+    General,
+}
+
+/// A log's sink, started at its first entry, and the file it writes.
+struct LogFile {
+    what: &'static str,
+    sink: OnceLock<Arc<Sink>>,
+    path: Mutex<PathBuf>,
+    capacity_bytes: AtomicU64,
+    max_size_bytes: AtomicU64,
+    max_files: AtomicU64,
+}
+
+impl LogFile {
+    fn new(what: &'static str) -> LogFile {
+        LogFile {
+            what,
+            sink: OnceLock::new(),
+            path: Mutex::new(PathBuf::new()),
+            capacity_bytes: AtomicU64::new(1 << 20),
+            max_size_bytes: AtomicU64::new(0),
+            max_files: AtomicU64::new(0),
+        }
+    }
+
+    /// The sink, started now if this is the log's first entry. None if its thread cannot
+    /// be started (reported once; the entry is lost).
+    fn sink(&self, header: &Header) -> Option<&Arc<Sink>> {
+        if let Some(s) = self.sink.get() {
+            return Some(s);
+        }
+        let path = self.path.lock().clone();
+        match Sink::start(
+            self.what,
+            path,
+            self.capacity_bytes.load(Ordering::Relaxed),
+            header.clone(),
+        ) {
+            Ok(s) => {
+                self.apply_limits(&s);
+                if self.sink.set(s.clone()).is_err() {
+                    // Another session started it first: this one goes.
+                    s.shutdown();
+                }
+                self.sink.get()
+            }
+            Err(e) => {
+                eprintln!("quire: [ERROR] {}: cannot start its writer: {e}", self.what);
+                None
+            }
+        }
+    }
+
+    fn apply_limits(&self, s: &Sink) {
+        s.set_capacity(self.capacity_bytes.load(Ordering::Relaxed));
+        s.max_size_bytes.store(
+            self.max_size_bytes.load(Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+        s.max_files
+            .store(self.max_files.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+
+    fn configure(&self, path: PathBuf, capacity: u64, max_size: u64, max_files: u64) {
+        self.capacity_bytes.store(capacity, Ordering::Relaxed);
+        self.max_size_bytes.store(max_size, Ordering::Relaxed);
+        self.max_files.store(max_files, Ordering::Relaxed);
+        let changed = {
+            let mut p = self.path.lock();
+            let changed = *p != path;
+            *p = path.clone();
+            changed
+        };
+        if let Some(s) = self.sink.get() {
+            self.apply_limits(s);
+            if changed {
+                s.reopen(Some(path), true);
+            }
+        }
+    }
+
+    fn stats(&self) -> Option<&sink::SinkStats> {
+        self.sink.get().map(|s| &s.stats)
+    }
+}
+
+/// The query logs of one server.
+pub struct QueryLogs {
+    /// `slow_query_log` is ON and `log_output` includes FILE.
+    slow_on: AtomicBool,
+    general_on: AtomicBool,
+    /// `log_timestamps=UTC`.
+    pub utc: AtomicBool,
+    /// What a session does when a log's buffer is full (`quire_query_log_when_full`).
+    drop_when_full: AtomicBool,
+    slow: LogFile,
+    general: LogFile,
+    header: Header,
+    /// The slow log's global switches that statements read.
+    pub slow_globals: slow::SlowGlobals,
+    /// `log_throttle_queries_not_using_indexes`: the current minute and its count.
+    pub throttle: slow::Throttle,
+}
+
+impl Default for QueryLogs {
+    fn default() -> Self {
+        QueryLogs::new()
+    }
+}
+
+impl QueryLogs {
+    pub fn new() -> QueryLogs {
+        QueryLogs {
+            slow_on: AtomicBool::new(false),
+            general_on: AtomicBool::new(false),
+            utc: AtomicBool::new(true),
+            drop_when_full: AtomicBool::new(false),
+            slow: LogFile::new("slow query log"),
+            general: LogFile::new("general query log"),
+            header: Header::default(),
+            slow_globals: slow::SlowGlobals::default(),
+            throttle: slow::Throttle::default(),
+        }
+    }
+
+    /// Copies the logs' settings from the global variables (at start-up and after every
+    /// `SET GLOBAL`). A changed file name takes effect before this returns.
+    pub fn configure(&self, g: &GlobalVars) {
+        let output = g.get_string(vars::LOG_OUTPUT).to_ascii_uppercase();
+        let to_file = output.split(',').any(|o| o.trim() == "FILE");
+        self.slow_on.store(
+            to_file && g.get_bool(vars::SLOW_QUERY_LOG),
+            Ordering::Relaxed,
+        );
+        self.general_on
+            .store(to_file && g.get_bool(vars::GENERAL_LOG), Ordering::Relaxed);
+        self.utc.store(
+            g.get_string(vars::LOG_TIMESTAMPS)
+                .eq_ignore_ascii_case("UTC"),
+            Ordering::Relaxed,
+        );
+        self.drop_when_full.store(
+            g.get_string(vars::QUIRE_QUERY_LOG_WHEN_FULL)
+                .eq_ignore_ascii_case("DROP"),
+            Ordering::Relaxed,
+        );
+        let sg = &self.slow_globals;
+        sg.log_admin.store(
+            g.get_bool(vars::LOG_SLOW_ADMIN_STATEMENTS),
+            Ordering::Relaxed,
+        );
+        sg.not_using_indexes.store(
+            g.get_bool(vars::LOG_QUERIES_NOT_USING_INDEXES),
+            Ordering::Relaxed,
+        );
+        sg.extra
+            .store(g.get_bool(vars::LOG_SLOW_EXTRA), Ordering::Relaxed);
+        sg.throttle_per_minute.store(
+            g.get_u64(vars::LOG_THROTTLE_QUERIES_NOT_USING_INDEXES),
+            Ordering::Relaxed,
+        );
+        let datadir = PathBuf::from(g.get_string(vars::DATADIR));
+        let capacity = g.get_u64(vars::QUIRE_QUERY_LOG_BUFFER_SIZE);
+        self.slow.configure(
+            resolve(&datadir, &g.get_string(vars::SLOW_QUERY_LOG_FILE)),
+            capacity,
+            g.get_u64(vars::MAX_SLOWLOG_SIZE),
+            g.get_u64(vars::MAX_SLOWLOG_FILES),
+        );
+        self.general.configure(
+            resolve(&datadir, &g.get_string(vars::GENERAL_LOG_FILE)),
+            capacity,
+            g.get_u64(vars::MAX_GENERAL_LOG_SIZE),
+            g.get_u64(vars::MAX_GENERAL_LOG_FILES),
+        );
+    }
+
+    /// Sets the header lines each log file starts with (once the port is known), as MySQL
+    /// writes them: `<program>, Version: <version> (<comment>). started with:` / `Tcp port:
+    /// <port>  Unix socket: <path>` / `Time                 Id Command    Argument`. The
+    /// program is written `<path> mysqld`: pt-query-digest tells this header from a
+    /// statement by `mysqld, Version` (a header it does not recognise, after a reopen, would
+    /// be read as part of the statement before it).
+    pub fn set_header(&self, program: &str, version: &str, comment: &str, port: u64, socket: &str) {
+        *self.header.lock() = format!(
+            "{program} mysqld, Version: {version} ({comment}). started with:\n\
+             Tcp port: {port}  Unix socket: {socket}\n\
+             Time                 Id Command    Argument\n"
+        )
+        .into_bytes();
+    }
+
+    pub fn slow_on(&self) -> bool {
+        self.slow_on.load(Ordering::Relaxed)
+    }
+
+    pub fn general_on(&self) -> bool {
+        self.general_on.load(Ordering::Relaxed)
+    }
+
+    fn full(&self) -> Full {
+        if self.drop_when_full.load(Ordering::Relaxed) {
+            Full::Drop
+        } else {
+            Full::Wait
+        }
+    }
+
+    /// Hands a formatted slow-log entry to its writer.
+    pub fn write_slow(&self, entry: &[u8]) {
+        if let Some(s) = self.slow.sink(&self.header) {
+            s.append(entry, self.full());
+        }
+    }
+
+    /// Hands a formatted general-log line to its writer.
+    pub fn write_general(&self, entry: &[u8]) {
+        if let Some(s) = self.general.sink(&self.header) {
+            s.append(entry, self.full());
+        }
+    }
+
+    /// Reopens the named logs' files (all if `which` is empty) after what is pending is
+    /// written; with `wait`, returns once that is done (`FLUSH LOGS`; SIGHUP does not wait).
+    pub fn reopen(&self, which: &[Which], wait: bool) {
+        for (w, log) in [(Which::Slow, &self.slow), (Which::General, &self.general)] {
+            if (which.is_empty() || which.contains(&w))
+                && let Some(s) = log.sink.get()
+            {
+                s.reopen(None, wait);
+            }
+        }
+    }
+
+    /// Writes what is pending and stops the writers (clean shutdown).
+    pub fn shutdown(&self) {
+        for log in [&self.slow, &self.general] {
+            if let Some(s) = log.sink.get() {
+                s.shutdown();
+            }
+        }
+    }
+
+    /// `SHOW GLOBAL STATUS` rows: `Quire_slow_log_entries`, `…_bytes`, `…_waits`,
+    /// `…_dropped`, `…_lost`, `…_errors`, `…_rotations`, and the same for `general_log`.
+    pub fn status_rows(&self) -> Vec<(String, u64)> {
+        let mut rows = Vec::new();
+        for (name, log) in [("slow_log", &self.slow), ("general_log", &self.general)] {
+            let s = log.stats();
+            let get = |f: fn(&sink::SinkStats) -> &AtomicU64| {
+                s.map(|s| f(s).load(Ordering::Relaxed)).unwrap_or(0)
+            };
+            rows.extend([
+                (format!("Quire_{name}_entries"), get(|s| &s.entries)),
+                (format!("Quire_{name}_bytes"), get(|s| &s.bytes)),
+                (format!("Quire_{name}_waits"), get(|s| &s.waits)),
+                (format!("Quire_{name}_dropped"), get(|s| &s.dropped)),
+                (format!("Quire_{name}_lost"), get(|s| &s.lost)),
+                (format!("Quire_{name}_errors"), get(|s| &s.errors)),
+                (format!("Quire_{name}_rotations"), get(|s| &s.rotations)),
+            ]);
+        }
+        rows
+    }
+}
+
+/// A log file name as given (absolute, or with a directory part) or in the data directory.
+pub fn resolve(datadir: &Path, name: &str) -> PathBuf {
+    let p = PathBuf::from(name);
+    if p.is_absolute() || name.contains('/') {
+        p
+    } else {
+        datadir.join(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_times_are_mysqls() {
+        let mut out = Vec::new();
+        write_iso_time(&mut out, 1_715_363_076_400_424, true);
+        assert_eq!(String::from_utf8_lossy(&out), "2024-05-10T17:44:36.400424Z");
+        out.clear();
+        write_iso_time(&mut out, 0, true);
+        assert_eq!(String::from_utf8_lossy(&out), "1970-01-01T00:00:00.000000Z");
+        out.clear();
+        write_iso_time(&mut out, 1_715_363_076_000_001, false);
+        let s = String::from_utf8_lossy(&out).into_owned();
+        assert_eq!(s.len(), "2024-05-10T17:44:36.000001+00:00".len(), "{s}");
+        assert!(
+            s.contains('T') && s.ends_with(|c: char| c.is_ascii_digit()),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn relative_names_are_in_the_data_directory() {
+        let d = Path::new("/data");
+        assert_eq!(resolve(d, "slow.log"), PathBuf::from("/data/slow.log"));
+        assert_eq!(resolve(d, "/var/log/x"), PathBuf::from("/var/log/x"));
+        assert_eq!(resolve(d, "logs/x"), PathBuf::from("logs/x"));
+    }
+}

@@ -1,0 +1,350 @@
+//! The slow and general query logs, read by the real tools: pt-query-digest (percona-toolkit)
+//! must parse them without a warning and count each statement shape exactly as often as the
+//! workload ran it — also while the files are renamed and reopened (FLUSH LOGS, SIGHUP)
+//! under concurrent sessions.
+
+mod common;
+
+use common::*;
+use mysql::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `pt-query-digest --output json` over `files`: statement count per fingerprint. Fails the
+/// test on a non-zero exit or anything on stderr (pt-query-digest's warnings).
+fn digest(files: &[PathBuf], genlog: bool) -> BTreeMap<String, u64> {
+    let mut cmd = Command::new(find_tool("pt-query-digest").expect("pt-query-digest"));
+    cmd.args(["--limit", "100%:100000", "--output", "json"]);
+    if genlog {
+        cmd.args(["--type", "genlog"]);
+    }
+    cmd.args(files);
+    let out = run_with_timeout(cmd, None, std::time::Duration::from_secs(300));
+    assert_success("pt-query-digest", &out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.trim().is_empty(),
+        "pt-query-digest warned:\n{stderr}"
+    );
+    // One line per class: count, tab, fingerprint.
+    let py = "import json,sys\nd=json.load(sys.stdin)\nfor c in d.get('classes',[]):\n  print(str(c['query_count'])+'\\t'+c['fingerprint'].replace('\\n',' '))";
+    let python = find_tool("python3").expect("python3");
+    let mut cmd = Command::new(python);
+    cmd.args(["-c", py]);
+    let parsed = run_with_timeout(cmd, Some(&out.stdout), std::time::Duration::from_secs(60));
+    assert_success("python3 (reading pt-query-digest's JSON)", &parsed);
+    let mut counts = BTreeMap::new();
+    for line in String::from_utf8_lossy(&parsed.stdout).lines() {
+        let (n, fp) = line.split_once('\t').expect("count<TAB>fingerprint");
+        *counts.entry(fp.to_string()).or_insert(0) += n.parse::<u64>().expect("count");
+    }
+    counts
+}
+
+fn count(counts: &BTreeMap<String, u64>, fingerprint: &str) -> u64 {
+    counts.get(fingerprint).copied().unwrap_or(0)
+}
+
+/// These tests read Quire's log files and use its settings: against the MariaDB target
+/// (whose slow log has another format) they do not apply.
+fn quire_only() -> bool {
+    if target() != Target::Quire {
+        eprintln!("query-log tests are Quire-only (QUIRE_TEST_TARGET=mariadb): not run");
+        return false;
+    }
+    true
+}
+
+fn tools() -> bool {
+    quire_only() && require_tool("pt-query-digest") && require_tool("python3")
+}
+
+fn log_files(dir: &Path) -> (PathBuf, PathBuf) {
+    (dir.join("q-slow.log"), dir.join("q-general.log"))
+}
+
+fn start(logs: &Path) -> TestServer {
+    let (slow, general) = log_files(logs);
+    TestServer::start_with(&[
+        "--slow-query-log",
+        "--long-query-time=0",
+        "--general-log",
+        &format!("--slow-query-log-file={}", slow.display()),
+        &format!("--general-log-file={}", general.display()),
+    ])
+}
+
+#[test]
+fn pt_query_digest_counts_every_statement_of_a_workload() {
+    if !tools() {
+        return;
+    }
+    let logs = unique_temp_dir("qlog-digest");
+    let mut server = start(&logs);
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE qlog").expect("create db");
+    c.query_drop("USE qlog").expect("use");
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), k INT)")
+        .expect("create table");
+    for i in 0..15 {
+        c.query_drop(format!("INSERT INTO t VALUES ({i}, 'x{i}', {i})"))
+            .expect("insert");
+    }
+    for i in 0..40 {
+        let _: Vec<String> = c
+            .query(format!("SELECT v FROM t WHERE id = {}", i % 15))
+            .expect("select");
+    }
+    for i in 0..25 {
+        c.query_drop(format!("UPDATE t SET k = k + 1 WHERE id = {}", i % 15))
+            .expect("update");
+    }
+    for i in 0..20 {
+        let _: Vec<i64> = c
+            .exec("SELECT k FROM t WHERE id = ?", (i % 15,))
+            .expect("prepared select");
+    }
+    for i in 0..5 {
+        // Two statements in one COM_QUERY: two entries.
+        c.query_drop(format!(
+            "DELETE FROM t WHERE id = {}; DELETE FROM t WHERE id = {}",
+            100 + i,
+            200 + i
+        ))
+        .expect("multi-statement");
+    }
+    let bad = c.query_drop("SELECT nope FROM t WHERE id = 1");
+    assert!(bad.is_err(), "an unknown column is an error");
+    drop(c);
+    // A clean shutdown writes every pending entry.
+    server.stop();
+    let (slow, general) = log_files(&logs);
+
+    let s = digest(std::slice::from_ref(&slow), false);
+    assert_eq!(count(&s, "insert into t values(?+)"), 15, "{s:#?}");
+    assert_eq!(count(&s, "select v from t where id = ?"), 40, "{s:#?}");
+    assert_eq!(
+        count(&s, "update t set k = k ? ? where id = ?"),
+        25,
+        "{s:#?}"
+    );
+    // Prepared executions are logged with their values, so they fingerprint as text.
+    assert_eq!(count(&s, "select k from t where id = ?"), 20, "{s:#?}");
+    assert_eq!(count(&s, "delete from t where id = ?"), 10, "{s:#?}");
+    assert_eq!(count(&s, "select nope from t where id = ?"), 1, "{s:#?}");
+    let text = std::fs::read_to_string(&slow).expect("slow log");
+    assert!(
+        text.contains("SELECT k FROM t WHERE id = 7;\n"),
+        "an execution with its value"
+    );
+    assert!(text.contains("\nuse qlog;\nSET timestamp="), "use lines");
+    let entries = text.matches("\n# Time: ").count() + usize::from(text.starts_with("# Time: "));
+    assert_eq!(
+        entries as u64,
+        s.values().sum::<u64>(),
+        "every entry parsed"
+    );
+
+    let g = digest(std::slice::from_ref(&general), true);
+    assert_eq!(count(&g, "insert into t values(?+)"), 15, "{g:#?}");
+    assert_eq!(count(&g, "select v from t where id = ?"), 40, "{g:#?}");
+    assert_eq!(
+        count(&g, "update t set k = k ? ? where id = ?"),
+        25,
+        "{g:#?}"
+    );
+    assert_eq!(count(&g, "delete from t where id = ?"), 10, "{g:#?}");
+    // The general log writes a statement when it arrives, so the failing one is there too.
+    assert_eq!(count(&g, "select nope from t where id = ?"), 1, "{g:#?}");
+    // pt-query-digest reads Execute lines as administrator commands.
+    assert_eq!(count(&g, "administrator command: Execute"), 20, "{g:#?}");
+    let gtext = std::fs::read_to_string(&general).expect("general log");
+    assert!(
+        gtext.contains(" Execute\tSELECT k FROM t WHERE id = 3\n"),
+        "{gtext}"
+    );
+    assert!(
+        gtext.contains(" Prepare\tSELECT k FROM t WHERE id = ?\n"),
+        "{gtext}"
+    );
+    assert!(gtext.contains(" Connect\troot@"), "{gtext}");
+    assert!(gtext.contains(" Quit\t\n"), "{gtext}");
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+#[test]
+fn entries_stay_whole_and_counted_across_reopens() {
+    if !tools() {
+        return;
+    }
+    let logs = unique_temp_dir("qlog-rotate");
+    let mut server = start(&logs);
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE rot").expect("create db");
+    c.query_drop("CREATE TABLE rot.t (id INT PRIMARY KEY, n INT)")
+        .expect("create table");
+    for i in 0..8 {
+        c.query_drop(format!("INSERT INTO rot.t VALUES ({i}, 0)"))
+            .expect("insert");
+    }
+    const THREADS: usize = 8;
+    const EACH: usize = 300;
+    let (slow, general) = log_files(&logs);
+    let pid = server.pid().expect("server pid") as libc::pid_t;
+    let mut rotated = Vec::new();
+    std::thread::scope(|s| {
+        for t in 0..THREADS {
+            let opts = server.opts();
+            s.spawn(move || {
+                let mut c = mysql::Conn::new(opts).expect("connect");
+                for i in 0..EACH {
+                    if i % 2 == 0 {
+                        c.query_drop(format!("UPDATE rot.t SET n = n + 1 WHERE id = {t}"))
+                            .expect("update");
+                    } else {
+                        let _: Vec<i64> = c
+                            .query(format!("SELECT n FROM rot.t WHERE id = {t}"))
+                            .expect("select");
+                    }
+                }
+            });
+        }
+        // Meanwhile: logrotate's way (rename, then SIGHUP) and FLUSH LOGS, in turns.
+        for r in 0..10 {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            let (s_to, g_to) = (
+                logs.join(format!("slow.{r}")),
+                logs.join(format!("gen.{r}")),
+            );
+            if std::fs::rename(&slow, &s_to).is_ok() {
+                rotated.push((s_to, true));
+            }
+            if std::fs::rename(&general, &g_to).is_ok() {
+                rotated.push((g_to, false));
+            }
+            if r % 2 == 0 {
+                // SAFETY: kill(2) on the server we started.
+                unsafe { libc::kill(pid, libc::SIGHUP) };
+            } else {
+                c.query_drop("FLUSH LOGS").expect("flush logs");
+            }
+        }
+    });
+    drop(c);
+    server.stop();
+    let mut slow_files: Vec<PathBuf> = rotated
+        .iter()
+        .filter(|r| r.1)
+        .map(|r| r.0.clone())
+        .collect();
+    let mut gen_files: Vec<PathBuf> = rotated
+        .iter()
+        .filter(|r| !r.1)
+        .map(|r| r.0.clone())
+        .collect();
+    slow_files.push(slow);
+    gen_files.push(general);
+    slow_files.retain(|p| p.exists());
+    gen_files.retain(|p| p.exists());
+    assert!(
+        slow_files.len() >= 5,
+        "the slow log was reopened: {slow_files:?}"
+    );
+
+    let expected = (THREADS * EACH / 2) as u64;
+    let s = digest(&slow_files, false);
+    assert_eq!(
+        count(&s, "update rot.t set n = n ? ? where id = ?"),
+        expected,
+        "{s:#?}"
+    );
+    assert_eq!(
+        count(&s, "select n from rot.t where id = ?"),
+        expected,
+        "{s:#?}"
+    );
+    let g = digest(&gen_files, true);
+    assert_eq!(
+        count(&g, "update rot.t set n = n ? ? where id = ?"),
+        expected,
+        "{g:#?}"
+    );
+    assert_eq!(
+        count(&g, "select n from rot.t where id = ?"),
+        expected,
+        "{g:#?}"
+    );
+    // Every line of the general logs is a whole entry (or a header line).
+    for f in &gen_files {
+        for line in std::fs::read_to_string(f).expect("general log").lines() {
+            let header = line.contains("mysqld, Version:")
+                || line.starts_with("Tcp port:")
+                || line.starts_with("Time                 Id Command");
+            let entry = line.len() > 28
+                && line.as_bytes()[4] == b'-'
+                && line.as_bytes()[10] == b'T'
+                && line[27..].starts_with('\t');
+            assert!(
+                header || entry,
+                "{}: not a whole line: {line:?}",
+                f.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+#[test]
+fn switches_are_dynamic_and_sessions_can_opt_out() {
+    if !quire_only() {
+        return;
+    }
+    let logs = unique_temp_dir("qlog-dynamic");
+    let slow = logs.join("dyn-slow.log");
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop(format!(
+        "SET GLOBAL slow_query_log_file = '{}'",
+        slow.display()
+    ))
+    .expect("file");
+    c.query_drop("SET GLOBAL slow_query_log = ON").expect("on");
+    // long_query_time applies to sessions that start after the change (as in MySQL) and to
+    // the session that sets its own.
+    c.query_drop("SET SESSION long_query_time = 0")
+        .expect("session lqt");
+    c.query_drop("SELECT 'logged-1'").expect("q");
+    c.query_drop("SET SESSION slow_query_log = OFF")
+        .expect("session off");
+    c.query_drop("SELECT 'not-logged'").expect("q");
+    c.query_drop("SET SESSION slow_query_log = ON")
+        .expect("session on");
+    c.query_drop("SET GLOBAL log_output = 'NONE'")
+        .expect("none");
+    c.query_drop("SELECT 'not-logged-either'").expect("q");
+    c.query_drop("SET GLOBAL log_output = 'FILE'")
+        .expect("file");
+    c.query_drop("SELECT 'logged-2'").expect("q");
+    let e = c
+        .query_drop("SET GLOBAL log_output = 'TABLE'")
+        .expect_err("TABLE is not supported yet");
+    assert!(e.to_string().contains("1235"), "{e}");
+    c.query_drop("FLUSH SLOW LOGS").expect("flush");
+    let text = std::fs::read_to_string(&slow).expect("slow log");
+    assert!(text.contains("SELECT 'logged-1';"), "{text}");
+    assert!(text.contains("SELECT 'logged-2';"), "{text}");
+    assert!(!text.contains("not-logged"), "{text}");
+    let status: Vec<(String, String)> = c
+        .query("SHOW GLOBAL STATUS LIKE 'Quire_slow_log_%'")
+        .expect("status");
+    let entries: u64 = status
+        .iter()
+        .find(|(n, _)| n == "Quire_slow_log_entries")
+        .map(|(_, v)| v.parse().expect("number"))
+        .expect("Quire_slow_log_entries");
+    assert!(entries >= 4, "{status:?}");
+    drop(c);
+    server.stop();
+    let _ = std::fs::remove_dir_all(&logs);
+}
