@@ -55,16 +55,12 @@ fn main() {
 
 /// Resolve a path option relative to the data directory (as mysqld does for the socket).
 fn in_datadir(datadir: &Path, value: &str, default_name: &str) -> PathBuf {
-    if value.is_empty() {
-        datadir.join(default_name)
+    let name = if value.is_empty() {
+        default_name
     } else {
-        let p = PathBuf::from(value);
-        if p.is_absolute() || value.contains('/') {
-            p
-        } else {
-            datadir.join(p)
-        }
-    }
+        value
+    };
+    quire::config::in_datadir(datadir, name)
 }
 
 fn run(globals: GlobalVars) -> Result<(), String> {
@@ -85,7 +81,7 @@ fn run(globals: GlobalVars) -> Result<(), String> {
     );
     // The query logs' files, as absolute paths (SHOW VARIABLES shows what is used).
     for id in [vars::SLOW_QUERY_LOG_FILE, vars::GENERAL_LOG_FILE] {
-        let p = in_datadir(&datadir, &globals.get_string(id), "");
+        let p = quire::config::in_datadir(&datadir, &globals.get_string(id));
         globals.set(
             id,
             quire::sql::value::Value::from_string(p.display().to_string()),
@@ -97,6 +93,12 @@ fn run(globals: GlobalVars) -> Result<(), String> {
     if !format.eq_ignore_ascii_case("ROW") {
         return Err(format!(
             "binlog_format={format} is not supported: Quire's binary log is row-based (ROW)"
+        ));
+    }
+    let output = globals.get_string(vars::LOG_OUTPUT);
+    if quire::observe::log_output_includes(&output, "TABLE") {
+        return Err(format!(
+            "log_output={output} is not supported yet: the query logs are written to files (FILE) or not at all (NONE)"
         ));
     }
     let storage = Arc::new(Storage::new());

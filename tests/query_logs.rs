@@ -330,6 +330,12 @@ fn switches_are_dynamic_and_sessions_can_opt_out() {
         .query_drop("SET GLOBAL log_output = 'TABLE'")
         .expect_err("TABLE is not supported yet");
     assert!(e.to_string().contains("1235"), "{e}");
+    let output: Option<String> = c.query_first("SELECT @@global.log_output").expect("read");
+    assert_eq!(
+        output.as_deref(),
+        Some("FILE"),
+        "a refused value is not set"
+    );
     c.query_drop("FLUSH SLOW LOGS").expect("flush");
     let text = std::fs::read_to_string(&slow).expect("slow log");
     assert!(text.contains("SELECT 'logged-1';"), "{text}");

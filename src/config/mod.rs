@@ -33,3 +33,33 @@ pub mod sysvars;
 
 pub use sql_mode::SqlMode;
 pub use sysvars::{GlobalVars, SessionVars, VarId, VarScope, vars};
+
+/// A file name option as mysqld reads it: absolute, or with a directory part, as given;
+/// a bare name is in the data directory.
+pub fn in_datadir(datadir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let p = std::path::PathBuf::from(name);
+    if p.is_absolute() || name.contains('/') {
+        p
+    } else {
+        datadir.join(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn relative_names_are_in_the_data_directory() {
+        let d = Path::new("/data");
+        assert_eq!(
+            super::in_datadir(d, "slow.log"),
+            PathBuf::from("/data/slow.log")
+        );
+        assert_eq!(
+            super::in_datadir(d, "/var/log/x"),
+            PathBuf::from("/var/log/x")
+        );
+        assert_eq!(super::in_datadir(d, "logs/x"), PathBuf::from("logs/x"));
+    }
+}

@@ -50,7 +50,7 @@ pub mod slow;
 use crate::config::{GlobalVars, vars};
 use parking_lot::Mutex;
 use sink::{Full, Header, Sink};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -132,6 +132,13 @@ fn local_offset_s(unix_us: i64) -> i32 {
         .single()
         .map(|t| t.offset().fix().local_minus_utc())
         .unwrap_or(0)
+}
+
+/// Whether a `log_output` value (a set: `FILE,TABLE`, any case) includes `what`.
+pub fn log_output_includes(output: &str, what: &str) -> bool {
+    output
+        .split(',')
+        .any(|o| o.trim().eq_ignore_ascii_case(what))
 }
 
 /// Which log a `FLUSH … LOGS` names.
@@ -266,8 +273,7 @@ impl QueryLogs {
     /// Copies the logs' settings from the global variables (at start-up and after every
     /// `SET GLOBAL`). A changed file name takes effect before this returns.
     pub fn configure(&self, g: &GlobalVars) {
-        let output = g.get_string(vars::LOG_OUTPUT).to_ascii_uppercase();
-        let to_file = output.split(',').any(|o| o.trim() == "FILE");
+        let to_file = log_output_includes(&g.get_string(vars::LOG_OUTPUT), "FILE");
         self.slow_on.store(
             to_file && g.get_bool(vars::SLOW_QUERY_LOG),
             Ordering::Relaxed,
@@ -302,13 +308,13 @@ impl QueryLogs {
         let datadir = PathBuf::from(g.get_string(vars::DATADIR));
         let capacity = g.get_u64(vars::QUIRE_QUERY_LOG_BUFFER_SIZE);
         self.slow.configure(
-            resolve(&datadir, &g.get_string(vars::SLOW_QUERY_LOG_FILE)),
+            crate::config::in_datadir(&datadir, &g.get_string(vars::SLOW_QUERY_LOG_FILE)),
             capacity,
             g.get_u64(vars::MAX_SLOWLOG_SIZE),
             g.get_u64(vars::MAX_SLOWLOG_FILES),
         );
         self.general.configure(
-            resolve(&datadir, &g.get_string(vars::GENERAL_LOG_FILE)),
+            crate::config::in_datadir(&datadir, &g.get_string(vars::GENERAL_LOG_FILE)),
             capacity,
             g.get_u64(vars::MAX_GENERAL_LOG_SIZE),
             g.get_u64(vars::MAX_GENERAL_LOG_FILES),
@@ -404,16 +410,6 @@ impl QueryLogs {
     }
 }
 
-/// A log file name as given (absolute, or with a directory part) or in the data directory.
-pub fn resolve(datadir: &Path, name: &str) -> PathBuf {
-    let p = PathBuf::from(name);
-    if p.is_absolute() || name.contains('/') {
-        p
-    } else {
-        datadir.join(p)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,13 +430,5 @@ mod tests {
             s.contains('T') && s.ends_with(|c: char| c.is_ascii_digit()),
             "{s}"
         );
-    }
-
-    #[test]
-    fn relative_names_are_in_the_data_directory() {
-        let d = Path::new("/data");
-        assert_eq!(resolve(d, "slow.log"), PathBuf::from("/data/slow.log"));
-        assert_eq!(resolve(d, "/var/log/x"), PathBuf::from("/var/log/x"));
-        assert_eq!(resolve(d, "logs/x"), PathBuf::from("logs/x"));
     }
 }

@@ -274,12 +274,6 @@ impl Sink {
             let _ = h.join();
         }
     }
-
-    /// Entries appended and not yet written.
-    pub fn backlog(&self) -> u64 {
-        let p = self.pending.lock();
-        p.appended - p.done
-    }
 }
 
 /// The writer thread's side: the open file and where it is.

@@ -254,27 +254,32 @@ mod tests {
         }
     }
 
-    #[test]
-    fn entry_is_mysqls() {
+    /// The entry of [`rec`], ended 237 µs after it began.
+    fn entry(user_host: &str, db: Option<&str>, text: &[u8], conn_id: u32, extra: bool) -> String {
         let r = rec();
-        let uh = user_host_line("root", "root", "localhost", "", 12);
         let mut out = Vec::new();
         format(
             &mut out,
             &Entry {
                 rec: &r,
                 end_us: r.start_us + 237,
-                user_host: &uh,
-                db: Some("sbtest"),
-                text: b"select * from t",
-                conn_id: 12,
+                user_host,
+                db,
+                text,
+                conn_id,
                 killed: false,
-                extra: false,
+                extra,
                 utc: true,
             },
         );
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[test]
+    fn entry_is_mysqls() {
+        let uh = user_host_line("root", "root", "localhost", "", 12);
         assert_eq!(
-            String::from_utf8_lossy(&out),
+            entry(&uh, Some("sbtest"), b"select * from t", 12, false),
             "# Time: 2024-05-10T17:44:36.400424Z\n\
              # User@Host: root[root] @ localhost []  Id:    12\n\
              # Query_time: 0.000237  Lock_time: 0.000004 Rows_sent: 1  Rows_examined: 1\n\
@@ -286,23 +291,8 @@ mod tests {
 
     #[test]
     fn extra_fields_follow_mysqls_order() {
-        let r = rec();
-        let mut out = Vec::new();
-        format(
-            &mut out,
-            &Entry {
-                rec: &r,
-                end_us: r.start_us + 237,
-                user_host: "# User@Host: a[a] @  [127.0.0.1]  Id:     3\n",
-                db: None,
-                text: b"select 1",
-                conn_id: 3,
-                killed: false,
-                extra: true,
-                utc: true,
-            },
-        );
-        let s = String::from_utf8_lossy(&out);
+        let uh = "# User@Host: a[a] @  [127.0.0.1]  Id:     3\n";
+        let s = entry(uh, None, b"select 1", 3, true);
         let line = s.lines().nth(2).expect("third line");
         let keys: Vec<&str> = line
             .split_whitespace()

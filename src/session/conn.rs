@@ -27,6 +27,7 @@ use crate::wire::binary;
 use crate::wire::packet::{FLUSH_HINT_BYTES, Mark, PacketReader, PacketWriter};
 use crate::wire::proto;
 use mysql_common::constants::{CapabilityFlags, ColumnType, StatusFlags};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -150,7 +151,7 @@ struct Stmt {
     /// The statement text as SHOW PROCESSLIST shows it during executions.
     info: Arc<str>,
     /// Where `info`'s placeholders are (the logs show executions with their values).
-    param_pos: Vec<usize>,
+    param_pos: Arc<[usize]>,
     kind: StatementKind,
     prepared: Arc<Prepared>,
     param_types: Vec<(ColumnType, bool)>,
@@ -687,7 +688,8 @@ where
                             .push(crate::error::Level::Error, e.code, e.message.clone());
                         proto::write_my_error(&mut self.writer, caps, e);
                     }
-                    self.end_statement(ctx, stmt.as_bytes(), &r, rows_sent, sent_before);
+                    let text = || Cow::Borrowed(stmt.as_bytes());
+                    self.end_statement(ctx, text, &r, rows_sent, sent_before);
                     if r.is_err() {
                         break;
                     }
@@ -984,7 +986,7 @@ where
                     id,
                     Stmt {
                         info: Arc::from(text.trim()),
-                        param_pos: parse::placeholder_positions(text.trim()),
+                        param_pos: parse::placeholder_positions(text.trim()).into(),
                         numbered,
                         kind,
                         prepared,
@@ -1078,13 +1080,14 @@ where
         }
         ctx.diag.clear();
         ctx.begin_statement();
-        let logs = &ctx.server.logs;
-        let text = if logs.general_on() || logs.slow_on() {
-            super::logging::execute_text(&stmt.info, &stmt.param_pos, &exec.params)
-        } else {
-            Vec::new()
-        };
-        ctx.log_command("Execute", &text);
+        // The general log needs the text with its values now; the slow log only if it
+        // takes the entry.
+        let (info, param_pos) = (stmt.info.clone(), stmt.param_pos.clone());
+        let general = ctx.server.logs.general_on().then(|| {
+            let text = super::logging::execute_text(&info, &param_pos, &exec.params);
+            ctx.log_command("Execute", &text);
+            text
+        });
         let sent_before = self.writer.total_bytes();
         let mut resp = self.responder(ctx, true, skip_metadata);
         let r = ctx
@@ -1096,15 +1099,23 @@ where
                 .push(crate::error::Level::Error, e.code, e.message.clone());
             proto::write_my_error(&mut self.writer, caps, e);
         }
-        self.end_statement(ctx, &text, &r, rows_sent, sent_before);
+        let text = || match &general {
+            Some(t) => Cow::Borrowed(t.as_slice()),
+            None => Cow::Owned(super::logging::execute_text(
+                &info,
+                &param_pos,
+                &exec.params,
+            )),
+        };
+        self.end_statement(ctx, text, &r, rows_sent, sent_before);
         !io_failed
     }
 
     /// Completes the statement record of a statement that has run, and hands it to the logs.
-    fn end_statement(
+    fn end_statement<'t>(
         &self,
         ctx: &mut Ctx,
-        text: &[u8],
+        text: impl FnOnce() -> Cow<'t, [u8]>,
         r: &Result<()>,
         rows_sent: u64,
         sent_before: u64,

@@ -5,6 +5,7 @@ use super::Ctx;
 use crate::observe::slow::{self, Verdict};
 use crate::observe::{general, now_us};
 use crate::sql::value::Value;
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
 /// A prepared statement's text with its parameter values in place of the `?`s at
@@ -37,15 +38,18 @@ impl Ctx {
 
     /// A statement (a COM_QUERY statement or a COM_STMT_EXECUTE) has ended: count it if it
     /// was slow, and write it to the slow log if the log wants it (see `observe::slow`).
-    pub fn statement_done(&mut self, text: &[u8]) {
+    /// `text` gives the statement as logged; it is only asked for when an entry is written
+    /// (an execution's text with its values is built then).
+    pub fn statement_done<'t>(&mut self, text: impl FnOnce() -> Cow<'t, [u8]>) {
         let end_us = now_us();
         let query_us = (end_us - self.rec.start_us).max(0) as u64;
-        let server = self.server.clone();
-        let status = &server.status;
+        let killed = self.is_killed();
+        // Fields borrowed one by one: no clone of the shared `Server` per statement.
+        let status = &self.server.status;
         if self.slow.long_query_us == 0 || query_us > self.slow.long_query_us {
             status.slow_queries.fetch_add(1, Ordering::Relaxed);
         }
-        let logs = &server.logs;
+        let logs = &self.server.logs;
         if !logs.slow_on() {
             return;
         }
@@ -70,24 +74,22 @@ impl Ctx {
                 }
             }
         }
-        let mut buf = std::mem::take(&mut self.log_buf);
-        buf.clear();
+        self.log_buf.clear();
         slow::format(
-            &mut buf,
+            &mut self.log_buf,
             &slow::Entry {
                 rec: &self.rec,
                 end_us,
                 user_host: &self.log_user_host,
                 db: self.db.as_deref(),
-                text,
+                text: &text(),
                 conn_id: self.conn_id,
-                killed: self.is_killed(),
+                killed,
                 extra: g.extra.load(Ordering::Relaxed),
                 utc,
             },
         );
-        logs.write_slow(&buf);
-        self.log_buf = buf;
+        logs.write_slow(&self.log_buf);
     }
 }
 

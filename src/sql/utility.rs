@@ -138,14 +138,24 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         VarScope::Session
     };
     let server = ctx.server.clone();
+    // Valid values Quire refuses, checked before anything is set: the value as the
+    // variable's validation spells it.
+    let checked_text = |v: &Value| -> Result<String> {
+        let mut scratch = crate::error::Diagnostics::default();
+        let checked = sysvars::check(id, v, &ctx.vars.check_ctx(), &mut scratch)?;
+        Ok(String::from_utf8_lossy(checked.as_bytes().unwrap_or_default()).into_owned())
+    };
     if let (true, Some(v)) = (id == vars::BINLOG_FORMAT, value.as_ref()) {
         // The journal is row-based: STATEMENT and MIXED are accepted names, not modes.
-        let mut scratch = crate::error::Diagnostics::default();
-        let name = sysvars::check(id, v, &ctx.vars.check_ctx(), &mut scratch)?;
-        let name = String::from_utf8_lossy(name.as_bytes().unwrap_or_default()).into_owned();
+        let name = checked_text(v)?;
         if !name.eq_ignore_ascii_case("ROW") {
             return Err(MyError::not_supported(format!("binlog_format={name}")));
         }
+    }
+    if let (true, Some(v)) = (id == vars::LOG_OUTPUT, value.as_ref())
+        && crate::observe::log_output_includes(&checked_text(v)?, "TABLE")
+    {
+        return Err(MyError::not_supported("log_output=TABLE"));
     }
     sysvars::set_var(
         &server.globals,
@@ -155,14 +165,6 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
         value.as_ref(),
         &mut ctx.diag,
     )?;
-    if let (true, Some(v)) = (id == vars::LOG_OUTPUT, value.as_ref()) {
-        let mut scratch = crate::error::Diagnostics::default();
-        let set = sysvars::check(id, v, &ctx.vars.check_ctx(), &mut scratch)?;
-        let set = String::from_utf8_lossy(set.as_bytes().unwrap_or_default()).to_ascii_uppercase();
-        if set.split(',').any(|o| o.trim() == "TABLE") {
-            return Err(MyError::not_supported("log_output=TABLE"));
-        }
-    }
     if global {
         // The journal's settings (sync_binlog, innodb_flush_log_at_trx_commit, …) are
         // dynamic: it keeps its own copy in atomics, read without a lock per commit. So
