@@ -1,5 +1,5 @@
-//! The `quire` binary: the server (default), and `quire binlog FILE…` (see
-//! `quire::journal::reader`).
+//! The `quire` binary: the server (default), `quire binlog FILE…` (see
+//! `quire::journal::reader`) and `quire audit-verify FILE…` (see `quire::observe::audit`).
 
 use quire::config::options::{self, Startup};
 use quire::config::{GlobalVars, vars};
@@ -15,6 +15,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("binlog") {
         std::process::exit(quire::journal::reader::main(&args[1..]));
+    }
+    if args.first().map(String::as_str) == Some("audit-verify") {
+        std::process::exit(quire::observe::audit::verify_main(&args[1..]));
     }
     match options::parse(&args) {
         Err(e) => {
@@ -79,8 +82,12 @@ fn run(globals: GlobalVars) -> Result<(), String> {
         vars::SOCKET,
         quire::sql::value::Value::from_string(socket.display().to_string()),
     );
-    // The query logs' files, as absolute paths (SHOW VARIABLES shows what is used).
-    for id in [vars::SLOW_QUERY_LOG_FILE, vars::GENERAL_LOG_FILE] {
+    // The query and audit logs' files, as absolute paths (SHOW VARIABLES shows what is used).
+    for id in [
+        vars::SLOW_QUERY_LOG_FILE,
+        vars::GENERAL_LOG_FILE,
+        vars::AUDIT_LOG_FILE,
+    ] {
         let p = quire::config::in_datadir(&datadir, &globals.get_string(id));
         globals.set(
             id,

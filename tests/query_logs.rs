@@ -354,3 +354,189 @@ fn switches_are_dynamic_and_sessions_can_opt_out() {
     server.stop();
     let _ = std::fs::remove_dir_all(&logs);
 }
+
+/// Acceptance 2 of the query-log issue: sysbench oltp_read_write at 64 threads with the slow
+/// log (`long_query_time=0`), the general log and the audit log all on, the files reopened
+/// 20 times by FLUSH LOGS and twice by rename + SIGHUP during the run: every entry of each
+/// log parses, and each log holds exactly as many statements as sysbench executed.
+#[test]
+fn sysbench_with_every_log_on_keeps_every_statement_across_rotations() {
+    if !tools() || !require_tool("sysbench") {
+        return;
+    }
+    let logs = unique_temp_dir("qlog-sysbench");
+    let (slow, general, audit) = (
+        logs.join("sb-slow.log"),
+        logs.join("sb-general.log"),
+        logs.join("sb-audit.log"),
+    );
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE sbtest").expect("db");
+    let sb = |extra: &[&str]| {
+        let mut a = vec![
+            "oltp_read_write",
+            "--mysql-db=sbtest",
+            "--tables=2",
+            "--table-size=10000",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let args = sb(&["prepare"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_success("sysbench prepare", &server.sysbench(&args));
+    // This session (a user of its own) keeps out of the logs it rotates.
+    c.query_drop("CREATE USER rot@'%'").expect("user");
+    c.query_drop("GRANT ALL ON *.* TO rot@'%'").expect("grant");
+    drop(c);
+    let mut rot =
+        mysql::Conn::new(server.opts().user(Some("rot")).pass(None::<String>)).expect("rot");
+    rot.query_drop("SET SESSION sql_log_off = 1, SESSION slow_query_log = 0")
+        .expect("session off");
+    for set in [
+        format!("slow_query_log_file = '{}'", slow.display()),
+        format!("general_log_file = '{}'", general.display()),
+        format!("audit_log_file = '{}'", audit.display()),
+        "audit_log_exclude_accounts = 'rot'".to_string(),
+        "long_query_time = 0".to_string(),
+        "slow_query_log = ON".to_string(),
+        "general_log = ON".to_string(),
+        "audit_log = ON".to_string(),
+    ] {
+        rot.query_drop(format!("SET GLOBAL {set}"))
+            .expect("set global");
+    }
+    let pid = server.pid().expect("pid") as libc::pid_t;
+    let mut renamed: Vec<[PathBuf; 3]> = Vec::new();
+    let report = std::thread::scope(|s| {
+        let run = s.spawn(|| {
+            let args = sb(&["--threads=64", "--time=6", "run"]);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = server.sysbench(&args);
+            assert_success("sysbench run", &out);
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        for r in 0..22 {
+            std::thread::sleep(std::time::Duration::from_millis(220));
+            if r == 7 || r == 15 {
+                let to = [&slow, &general, &audit].map(|p| {
+                    let mut s = p.as_os_str().to_owned();
+                    s.push(format!(".r{r}"));
+                    PathBuf::from(s)
+                });
+                for (from, to) in [&slow, &general, &audit].iter().zip(&to) {
+                    std::fs::rename(from, to).expect("rename a log");
+                }
+                renamed.push(to);
+                // SAFETY: kill(2) on the server this test started.
+                unsafe { libc::kill(pid, libc::SIGHUP) };
+            } else {
+                rot.query_drop("FLUSH LOGS").expect("flush logs");
+            }
+        }
+        run.join().expect("sysbench thread")
+    });
+    let field = |label: &str| -> u64 {
+        report
+            .lines()
+            .find_map(|l| l.trim_start().strip_prefix(label))
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("sysbench report lacks {label}:\n{report}"))
+    };
+    // Statements that failed with an ignorable error (a deadlock) ran too; sysbench counts
+    // them apart.
+    let executed = field("total:") + field("ignored errors:");
+    let transactions = field("transactions:");
+    assert!(transactions > 0, "{report}");
+    rot.query_drop(
+        "SET GLOBAL slow_query_log = OFF, GLOBAL general_log = OFF, GLOBAL audit_log = OFF",
+    )
+    .expect("off");
+    drop(rot);
+    server.stop();
+    let files = |i: usize, current: &Path| -> Vec<PathBuf> {
+        let mut f: Vec<PathBuf> = renamed.iter().map(|r| r[i].clone()).collect();
+        f.push(current.to_path_buf());
+        f
+    };
+
+    // Slow log: pt-query-digest reads every entry without a warning; one per statement.
+    let s = digest(&files(0, &slow), false);
+    let slow_entries: u64 = s.values().sum();
+    let mut raw_entries = 0;
+    for f in files(0, &slow) {
+        let text = std::fs::read_to_string(&f).expect("slow log");
+        raw_entries +=
+            text.matches("\n# Time: ").count() + usize::from(text.starts_with("# Time: "));
+    }
+    assert_eq!(raw_entries as u64, slow_entries, "every slow entry parsed");
+    assert_eq!(
+        slow_entries, executed,
+        "slow log entries = statements ({report}) {s:#?}"
+    );
+
+    // General log: every line whole; one Query/Execute line per statement.
+    let mut general_statements = 0;
+    for f in files(1, &general) {
+        for line in std::fs::read_to_string(&f).expect("general log").lines() {
+            let header = line.contains("mysqld, Version:")
+                || line.starts_with("Tcp port:")
+                || line.starts_with("Time                 Id Command");
+            if header {
+                continue;
+            }
+            let (time, rest) = line.split_at_checked(27).expect("a whole line");
+            assert!(
+                time.as_bytes()[10] == b'T' && time.ends_with('Z') && rest.starts_with('\t'),
+                "{}: not a whole line: {line:?}",
+                f.display()
+            );
+            let (_id, command) = rest[1..].trim_start().split_once(' ').expect("id command");
+            let command = command.split('\t').next().unwrap_or("");
+            assert!(
+                [
+                    "Connect",
+                    "Quit",
+                    "Query",
+                    "Prepare",
+                    "Execute",
+                    "Close stmt",
+                    "Reset stmt"
+                ]
+                .contains(&command),
+                "{line:?}"
+            );
+            general_statements += u64::from(command == "Query" || command == "Execute");
+        }
+    }
+    assert_eq!(
+        general_statements, executed,
+        "general log statements ({report})"
+    );
+    let g = digest(&files(1, &general), true);
+    assert!(
+        g.values().sum::<u64>() >= executed,
+        "pt-query-digest --type genlog read it"
+    );
+
+    // Audit log: every line a JSON object; one Query/Execute record per statement, a
+    // Connect and a Quit per sysbench connection.
+    let py = "import json,sys,collections\nc=collections.Counter()\nfor p in sys.argv[1:]:\n  for l in open(p,encoding='utf-8'):\n    c[json.loads(l)['name']]+=1\nfor k,v in c.items(): print(k, v)";
+    let mut cmd = Command::new(find_tool("python3").expect("python3"));
+    cmd.arg("-c").arg(py).args(files(2, &audit));
+    let out = run_with_timeout(cmd, None, std::time::Duration::from_secs(120));
+    assert_success("python3 (reading the audit log)", &out);
+    let mut names = BTreeMap::new();
+    for l in String::from_utf8_lossy(&out.stdout).lines() {
+        let (k, v) = l.split_once(' ').expect("name count");
+        names.insert(k.to_string(), v.parse::<u64>().expect("count"));
+    }
+    let n = |k: &str| names.get(k).copied().unwrap_or(0);
+    assert_eq!(n("Query") + n("Execute"), executed, "{names:?} ({report})");
+    assert_eq!(n("Connect"), 64, "{names:?}");
+    assert_eq!(n("Quit"), 64, "{names:?}");
+    let _ = std::fs::remove_dir_all(&logs);
+}

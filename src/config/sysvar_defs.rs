@@ -442,14 +442,19 @@ registry! {
         MAX_GENERAL_LOG_SIZE = uint_block("max_general_log_size", G, 0, 1_073_741_824, 4096, 0);
         QUIRE_QUERY_LOG_BUFFER_SIZE = uint_block("quire_query_log_buffer_size", G, 4096, 1_073_741_824, 4096, 1_048_576);
         QUIRE_QUERY_LOG_WHEN_FULL = choice("quire_query_log_when_full", G, &["WAIT", "DROP"], "WAIT");
-        // Quire's audit log; the other names and defaults are MySQL Enterprise Audit's.
+        // The audit log (observe::audit): MySQL Enterprise Audit's and Percona's names, all
+        // dynamic; JSON lines only; Quire's hash chain.
         AUDIT_LOG = boolean("audit_log", G, false);
-        AUDIT_LOG_BUFFER_SIZE = uint_block("audit_log_buffer_size", G, 4096, U64_MAX_4K, 4096, 1_048_576).ro();
-        AUDIT_LOG_FILE = string("audit_log_file", G, "audit.log").ro();
-        AUDIT_LOG_FORMAT = choice("audit_log_format", G, &["OLD", "NEW", "JSON"], "NEW").ro();
-        AUDIT_LOG_POLICY = choice("audit_log_policy", G, &["ALL", "LOGINS", "QUERIES", "NONE"], "ALL").ro();
-        AUDIT_LOG_ROTATE_ON_SIZE = uint_block("audit_log_rotate_on_size", G, 0, U64_MAX_4K, 4096, 0);
-        AUDIT_LOG_STRATEGY = choice("audit_log_strategy", G, &["ASYNCHRONOUS", "PERFORMANCE", "SEMISYNCHRONOUS", "SYNCHRONOUS"], "ASYNCHRONOUS").ro();
+        AUDIT_LOG_BUFFER_SIZE = uint_block("audit_log_buffer_size", G, 4096, 1_073_741_824, 4096, 1_048_576);
+        AUDIT_LOG_EXCLUDE_ACCOUNTS = string("audit_log_exclude_accounts", G, "");
+        AUDIT_LOG_FILE = string("audit_log_file", G, "audit.log");
+        AUDIT_LOG_FORMAT = choice("audit_log_format", G, &["JSON"], "JSON").ro();
+        AUDIT_LOG_HASH_CHAIN = boolean("audit_log_hash_chain", G, false);
+        AUDIT_LOG_INCLUDE_ACCOUNTS = string("audit_log_include_accounts", G, "");
+        AUDIT_LOG_POLICY = choice("audit_log_policy", G, &["ALL", "LOGINS", "QUERIES", "NONE"], "ALL");
+        AUDIT_LOG_ROTATE_ON_SIZE = uint_block("audit_log_rotate_on_size", G, 0, 1_073_741_824, 4096, 0);
+        AUDIT_LOG_ROTATIONS = uint("audit_log_rotations", G, 0, 102_400, 0);
+        AUDIT_LOG_STRATEGY = choice("audit_log_strategy", G, &["ASYNCHRONOUS", "PERFORMANCE", "SEMISYNCHRONOUS", "SYNCHRONOUS"], "ASYNCHRONOUS");
         // performance_schema: statement digests are Quire's statement records.
         MAX_DIGEST_LENGTH = uint("max_digest_length", G, 0, 1_048_576, 1024).ro();
         PERFORMANCE_SCHEMA = boolean("performance_schema", G, true).ro();

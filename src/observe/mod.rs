@@ -1,5 +1,5 @@
 //! Observe: what the server writes down about the statements it runs — the slow query log,
-//! the general query log (and, beside them, the audit log and status counters).
+//! the general query log and the audit log (and status counters).
 //!
 //! # One record per statement
 //!
@@ -42,7 +42,14 @@
 //!   failure handling.
 //! - [`slow`]: the slow query log: which statements, and MySQL 8.0's entry format.
 //! - [`general`]: the general query log: MySQL 8.0's line format.
+//! - [`audit`]: the audit log: JSON lines, policy, account lists, strategies, the hash
+//!   chain and `quire audit-verify`.
+//!
+//! The audit log is always a file (`log_output` is about the two query logs), has no header
+//! lines, its own buffer size (`audit_log_buffer_size`) and a full-buffer rule set by its
+//! strategy; FLUSH LOGS and SIGHUP reopen it with the others.
 
+pub mod audit;
 pub mod general;
 pub mod sink;
 pub mod slow;
@@ -51,7 +58,7 @@ use crate::config::{GlobalVars, vars};
 use parking_lot::Mutex;
 use sink::{Full, Header, Sink};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// What a statement's run leaves for the logs: filled by the session as it goes, read when
@@ -75,6 +82,10 @@ pub struct StmtRecord {
     pub admin: bool,
     pub bytes_received: u64,
     pub bytes_sent: u64,
+    /// What the statement is (the audit record's `command_class`).
+    pub kind: crate::sql::lexer::StatementKind,
+    /// A prepared statement's execution (`COM_STMT_EXECUTE`), not a `COM_QUERY`.
+    pub prepared: bool,
 }
 
 impl StmtRecord {
@@ -146,6 +157,7 @@ pub fn log_output_includes(output: &str, what: &str) -> bool {
 pub enum Which {
     Slow,
     General,
+    Audit,
 }
 
 /// A log's sink, started at its first entry, and the file it writes.
@@ -156,6 +168,8 @@ struct LogFile {
     capacity_bytes: AtomicU64,
     max_size_bytes: AtomicU64,
     max_files: AtomicU64,
+    /// The audit log's `audit_log_hash_chain` switch (its writer chains the records).
+    chain: Option<Arc<AtomicBool>>,
 }
 
 impl LogFile {
@@ -167,6 +181,7 @@ impl LogFile {
             capacity_bytes: AtomicU64::new(1 << 20),
             max_size_bytes: AtomicU64::new(0),
             max_files: AtomicU64::new(0),
+            chain: None,
         }
     }
 
@@ -182,6 +197,9 @@ impl LogFile {
             path,
             self.capacity_bytes.load(Ordering::Relaxed),
             header.clone(),
+            self.chain
+                .clone()
+                .map(|on| Box::new(audit::Chain::new(on)) as Box<dyn sink::Transform>),
         ) {
             Ok(s) => {
                 self.apply_limits(&s);
@@ -243,6 +261,18 @@ pub struct QueryLogs {
     slow: LogFile,
     general: LogFile,
     header: Header,
+    /// `audit_log` (independent of `log_output`: the audit log is always a file).
+    audit_on: AtomicBool,
+    /// `audit_log_policy` and `audit_log_strategy`, as `audit::Policy`/`Strategy` numbers.
+    audit_policy: AtomicU8,
+    audit_strategy: AtomicU8,
+    /// Bumped when the account filter changes: each session decides again whether it is
+    /// audited (see `audit`).
+    pub audit_generation: AtomicU64,
+    audit_filter: Mutex<audit::AccountFilter>,
+    audit: LogFile,
+    /// The audit log's files have no header lines.
+    no_header: Header,
     /// The slow log's global switches that statements read.
     pub slow_globals: slow::SlowGlobals,
     /// `log_throttle_queries_not_using_indexes`: the current minute and its count.
@@ -265,6 +295,16 @@ impl QueryLogs {
             slow: LogFile::new("slow query log"),
             general: LogFile::new("general query log"),
             header: Header::default(),
+            audit_on: AtomicBool::new(false),
+            audit_policy: AtomicU8::new(audit::Policy::All as u8),
+            audit_strategy: AtomicU8::new(audit::Strategy::Asynchronous as u8),
+            audit_generation: AtomicU64::new(0),
+            audit_filter: Mutex::new(audit::AccountFilter::default()),
+            audit: LogFile {
+                chain: Some(Arc::new(AtomicBool::new(false))),
+                ..LogFile::new("audit log")
+            },
+            no_header: Header::default(),
             slow_globals: slow::SlowGlobals::default(),
             throttle: slow::Throttle::default(),
         }
@@ -319,6 +359,74 @@ impl QueryLogs {
             g.get_u64(vars::MAX_GENERAL_LOG_SIZE),
             g.get_u64(vars::MAX_GENERAL_LOG_FILES),
         );
+        self.audit_on
+            .store(g.get_bool(vars::AUDIT_LOG), Ordering::Relaxed);
+        self.audit_policy.store(
+            audit::Policy::from_name(&g.get_string(vars::AUDIT_LOG_POLICY)) as u8,
+            Ordering::Relaxed,
+        );
+        self.audit_strategy.store(
+            audit::Strategy::from_name(&g.get_string(vars::AUDIT_LOG_STRATEGY)) as u8,
+            Ordering::Relaxed,
+        );
+        if let Some(chain) = &self.audit.chain {
+            chain.store(g.get_bool(vars::AUDIT_LOG_HASH_CHAIN), Ordering::Relaxed);
+        }
+        let filter = audit::AccountFilter::new(
+            &g.get_string(vars::AUDIT_LOG_INCLUDE_ACCOUNTS),
+            &g.get_string(vars::AUDIT_LOG_EXCLUDE_ACCOUNTS),
+        );
+        {
+            let mut f = self.audit_filter.lock();
+            if *f != filter {
+                *f = filter;
+                self.audit_generation.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.audit.configure(
+            crate::config::in_datadir(&datadir, &g.get_string(vars::AUDIT_LOG_FILE)),
+            g.get_u64(vars::AUDIT_LOG_BUFFER_SIZE),
+            g.get_u64(vars::AUDIT_LOG_ROTATE_ON_SIZE),
+            g.get_u64(vars::AUDIT_LOG_ROTATIONS),
+        );
+    }
+
+    /// The audit policy, or None when the audit log is off.
+    pub fn audit_policy(&self) -> Option<audit::Policy> {
+        self.audit_on
+            .load(Ordering::Relaxed)
+            .then(|| audit::Policy::from_u8(self.audit_policy.load(Ordering::Relaxed)))
+    }
+
+    /// Whether `audit_log_include_accounts`/`…_exclude_accounts` let `who` in.
+    pub fn audit_admits(&self, who: &audit::Who) -> bool {
+        self.audit_filter.lock().admits(who)
+    }
+
+    /// Hands an audit record to its writer, and waits as `audit_log_strategy` says.
+    pub fn write_audit(&self, record: &[u8]) {
+        use audit::Strategy;
+        let Some(s) = self.audit.sink(&self.no_header) else {
+            return;
+        };
+        match Strategy::from_u8(self.audit_strategy.load(Ordering::Relaxed)) {
+            Strategy::Asynchronous => {
+                s.append(record, Full::Wait);
+            }
+            Strategy::Performance => {
+                s.append(record, Full::Drop);
+            }
+            Strategy::Semisynchronous => {
+                if let Some(n) = s.append(record, Full::Wait) {
+                    s.wait_written(n);
+                }
+            }
+            Strategy::Synchronous => {
+                if let Some(n) = s.append(record, Full::Wait) {
+                    s.wait_synced(n);
+                }
+            }
+        }
     }
 
     /// Sets the header lines each log file starts with (once the port is known), as MySQL
@@ -369,7 +477,11 @@ impl QueryLogs {
     /// Reopens the named logs' files (all if `which` is empty) after what is pending is
     /// written; with `wait`, returns once that is done (`FLUSH LOGS`; SIGHUP does not wait).
     pub fn reopen(&self, which: &[Which], wait: bool) {
-        for (w, log) in [(Which::Slow, &self.slow), (Which::General, &self.general)] {
+        for (w, log) in [
+            (Which::Slow, &self.slow),
+            (Which::General, &self.general),
+            (Which::Audit, &self.audit),
+        ] {
             if (which.is_empty() || which.contains(&w))
                 && let Some(s) = log.sink.get()
             {
@@ -380,7 +492,7 @@ impl QueryLogs {
 
     /// Writes what is pending and stops the writers (clean shutdown).
     pub fn shutdown(&self) {
-        for log in [&self.slow, &self.general] {
+        for log in [&self.slow, &self.general, &self.audit] {
             if let Some(s) = log.sink.get() {
                 s.shutdown();
             }
@@ -388,10 +500,15 @@ impl QueryLogs {
     }
 
     /// `SHOW GLOBAL STATUS` rows: `Quire_slow_log_entries`, `…_bytes`, `…_waits`,
-    /// `…_dropped`, `…_lost`, `…_errors`, `…_rotations`, and the same for `general_log`.
+    /// `…_dropped`, `…_lost`, `…_errors`, `…_rotations`, and the same for `general_log` and
+    /// `audit_log`.
     pub fn status_rows(&self) -> Vec<(String, u64)> {
         let mut rows = Vec::new();
-        for (name, log) in [("slow_log", &self.slow), ("general_log", &self.general)] {
+        for (name, log) in [
+            ("slow_log", &self.slow),
+            ("general_log", &self.general),
+            ("audit_log", &self.audit),
+        ] {
             let s = log.stats();
             let get = |f: fn(&sink::SinkStats) -> &AtomicU64| {
                 s.map(|s| f(s).load(Ordering::Relaxed)).unwrap_or(0)

@@ -111,6 +111,14 @@ struct Pending {
     stop: bool,
 }
 
+/// A rewrite of each batch by the writer thread before it is written (the audit log's hash
+/// chain: only the writer sees the entries in file order).
+pub trait Transform: Send {
+    /// Returns the bytes to write for `batch`, built in `out` or `batch` itself;
+    /// `fresh_file` says the file was (re)opened since the last batch.
+    fn apply<'b>(&mut self, batch: &'b [u8], fresh_file: bool, out: &'b mut Vec<u8>) -> &'b [u8];
+}
+
 /// One log file with its writer thread.
 pub struct Sink {
     /// For messages: "slow query log", "general query log", "audit log".
@@ -135,6 +143,7 @@ impl Sink {
         path: PathBuf,
         capacity_bytes: u64,
         header: Header,
+        transform: Option<Box<dyn Transform>>,
     ) -> std::io::Result<Arc<Sink>> {
         let sink = Arc::new(Sink {
             what,
@@ -164,7 +173,7 @@ impl Sink {
         let s = sink.clone();
         let handle = std::thread::Builder::new()
             .name(format!("quire-{}", what.split(' ').next().unwrap_or("log")))
-            .spawn(move || Writer::new(s, path, header).run())?;
+            .spawn(move || Writer::new(s, path, header, transform).run())?;
         *sink.thread.lock() = Some(handle);
         Ok(sink)
     }
@@ -286,10 +295,20 @@ struct Writer {
     size: u64,
     /// Set after a failure: when to try the file again.
     retry_at: Option<Instant>,
+    transform: Option<Box<dyn Transform>>,
+    /// Where the transform builds its output.
+    transformed: Vec<u8>,
+    /// A file was opened since the last batch was written.
+    fresh: bool,
 }
 
 impl Writer {
-    fn new(sink: Arc<Sink>, path: PathBuf, header: Header) -> Writer {
+    fn new(
+        sink: Arc<Sink>,
+        path: PathBuf,
+        header: Header,
+        transform: Option<Box<dyn Transform>>,
+    ) -> Writer {
         Writer {
             sink,
             path,
@@ -297,6 +316,9 @@ impl Writer {
             file: None,
             size: 0,
             retry_at: None,
+            transform,
+            transformed: Vec::new(),
+            fresh: false,
         }
     }
 
@@ -411,6 +433,7 @@ impl Writer {
                 }
                 self.file = Some(f);
                 self.size = size;
+                self.fresh = true;
                 true
             }
             Err(e) => {
@@ -438,16 +461,24 @@ impl Writer {
             self.sink.stats.lost.fetch_add(entries, Ordering::Relaxed);
             return;
         }
+        let mut out = std::mem::take(&mut self.transformed);
+        let bytes = match self.transform.as_mut() {
+            Some(t) => t.apply(batch, std::mem::take(&mut self.fresh), &mut out),
+            None => batch,
+        };
         let stats = &self.sink.stats;
         let r = match self.file.as_mut() {
-            Some(f) => f.write_all(batch),
+            Some(f) => f.write_all(bytes),
             None => Ok(()),
         };
+        let len = bytes.len() as u64;
+        out.clear();
+        self.transformed = out;
         match r {
             Ok(()) => {
                 stats.entries.fetch_add(entries, Ordering::Relaxed);
-                stats.bytes.fetch_add(batch.len() as u64, Ordering::Relaxed);
-                self.size += batch.len() as u64;
+                stats.bytes.fetch_add(len, Ordering::Relaxed);
+                self.size += len;
                 let max = self.sink.max_size_bytes.load(Ordering::Relaxed);
                 if max > 0 && self.size >= max {
                     self.rotate();
@@ -469,7 +500,18 @@ impl Writer {
         let next = numbered.last().map(|(n, _)| n + 1).unwrap_or(1);
         let to = numbered_name(&self.path, next);
         if let Err(e) = std::fs::rename(&self.path, &to) {
-            self.failed("rotate", &e);
+            // Renamed away already (logrotate before its SIGHUP): the next batch starts a
+            // new file anyway. Otherwise say so and go on appending to the same file:
+            // entries are not lost for a rotation that could not be made.
+            if e.kind() != std::io::ErrorKind::NotFound {
+                self.sink.stats.errors.fetch_add(1, Ordering::Relaxed);
+                eprintln!(
+                    "quire: [ERROR] {}: cannot rotate '{}' to '{}': {e}",
+                    self.sink.what,
+                    self.path.display(),
+                    to.display()
+                );
+            }
             return;
         }
         self.sink.stats.rotations.fetch_add(1, Ordering::Relaxed);
@@ -536,7 +578,8 @@ mod tests {
     fn entries_from_many_threads_are_whole_and_all_there() {
         let dir = tmpdir("many");
         let path = dir.join("t.log");
-        let sink = Sink::start("test log", path.clone(), 4096, Header::default()).expect("start");
+        let sink =
+            Sink::start("test log", path.clone(), 4096, Header::default(), None).expect("start");
         std::thread::scope(|s| {
             for t in 0..8 {
                 let sink = &sink;
@@ -571,7 +614,8 @@ mod tests {
     fn drop_policy_counts_what_it_drops() {
         let dir = tmpdir("drop");
         let path = dir.join("t.log");
-        let sink = Sink::start("test log", path.clone(), 4096, Header::default()).expect("start");
+        let sink =
+            Sink::start("test log", path.clone(), 4096, Header::default(), None).expect("start");
         let entry = vec![b'y'; 1000];
         let mut kept = 0u64;
         for _ in 0..10_000 {
@@ -591,7 +635,7 @@ mod tests {
         let dir = tmpdir("reopen");
         let path = dir.join("t.log");
         let header: Header = Arc::new(Mutex::new(b"HEADER\n".to_vec()));
-        let sink = Sink::start("test log", path.clone(), 1 << 20, header).expect("start");
+        let sink = Sink::start("test log", path.clone(), 1 << 20, header, None).expect("start");
         let mut last = 0;
         for i in 0..100 {
             last = sink
@@ -623,7 +667,8 @@ mod tests {
     fn size_rotation_keeps_max_files() {
         let dir = tmpdir("rotate");
         let path = dir.join("t.log");
-        let sink = Sink::start("test log", path.clone(), 4096, Header::default()).expect("start");
+        let sink =
+            Sink::start("test log", path.clone(), 4096, Header::default(), None).expect("start");
         sink.max_size_bytes.store(10_000, Ordering::Relaxed);
         sink.max_files.store(3, Ordering::Relaxed);
         let entry = [b'z'; 99];
@@ -647,7 +692,7 @@ mod tests {
         let dir = tmpdir("unwritable");
         let path = dir.join("sub").join("t.log");
         let sink =
-            Sink::start("test log", path.clone(), 1 << 20, Header::default()).expect("start");
+            Sink::start("test log", path.clone(), 1 << 20, Header::default(), None).expect("start");
         let n = sink.append(b"lost\n", Full::Wait).expect("taken");
         sink.wait_written(n);
         assert_eq!(sink.stats.lost.load(Ordering::Relaxed), 1);
@@ -666,7 +711,7 @@ mod tests {
         let dir = tmpdir("sync");
         let path = dir.join("t.log");
         let sink =
-            Sink::start("test log", path.clone(), 1 << 20, Header::default()).expect("start");
+            Sink::start("test log", path.clone(), 1 << 20, Header::default(), None).expect("start");
         std::thread::scope(|s| {
             for t in 0..4 {
                 let sink = &sink;

@@ -377,6 +377,25 @@ where
     .await;
     let login = match login {
         Ok(Ok(a)) => a,
+        Ok(Err(failure @ auth::AuthFailure::AccessDenied { .. })) => {
+            if let auth::AuthFailure::AccessDenied { user, host, .. } = &failure {
+                let ip = if matches!(peer, PeerInfo::Tcp(_)) {
+                    host.as_str()
+                } else {
+                    ""
+                };
+                super::logging::log_failed_login(
+                    &server,
+                    shared.id,
+                    user,
+                    host,
+                    ip,
+                    &failure.to_string(),
+                );
+            }
+            aborted_connect(&server, shared.id);
+            return;
+        }
         _ => {
             aborted_connect(&server, shared.id);
             return;
@@ -410,6 +429,7 @@ where
         !ctx.ip.is_empty(),
     );
     ctx.log_command("Connect", connect.as_bytes());
+    ctx.audit_connection("Connect");
     *shared.user.lock() = login.user.clone();
     *shared.db.lock() = login.db.clone();
     *shared.command.lock() = "Sleep";
@@ -445,6 +465,7 @@ where
         stmt_mark: Mark::default(),
     };
     let clean = conn.run(&mut ctx).await;
+    ctx.audit_connection("Quit");
     if !clean {
         server
             .status
@@ -853,6 +874,7 @@ where
                         *ctx.shared.user.lock() = a.user.clone();
                         *ctx.shared.db.lock() = a.db.clone();
                         set_log_identity(ctx);
+                        ctx.audit_connection("Change user");
                         self.login = a;
                         let st = ctx.status_flags(false);
                         proto::write_ok(&mut self.writer, caps, 0, 0, st, 0, "");
@@ -1004,6 +1026,7 @@ where
     async fn execute(&mut self, ctx: &mut Ctx, payload: &[u8]) -> bool {
         let caps = self.caps;
         ctx.rec.begin(payload.len() as u64 + 4);
+        ctx.rec.prepared = true;
         ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
         ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
         let Ok(id) = proto::parse_stmt_id(payload) else {

@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use crate::observe::slow::{self, Verdict};
-use crate::observe::{general, now_us};
+use crate::observe::{audit, general, now_us};
 use crate::sql::value::Value;
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
@@ -37,59 +37,212 @@ impl Ctx {
     }
 
     /// A statement (a COM_QUERY statement or a COM_STMT_EXECUTE) has ended: count it if it
-    /// was slow, and write it to the slow log if the log wants it (see `observe::slow`).
-    /// `text` gives the statement as logged; it is only asked for when an entry is written
-    /// (an execution's text with its values is built then).
+    /// was slow, write it to the slow log if the log wants it (see `observe::slow`) and to
+    /// the audit log if this session is audited (`observe::audit`). `text` gives the
+    /// statement as logged; it is only asked for when an entry is written (an execution's
+    /// text with its values is built then), and at most once.
     pub fn statement_done<'t>(&mut self, text: impl FnOnce() -> Cow<'t, [u8]>) {
         let end_us = now_us();
         let query_us = (end_us - self.rec.start_us).max(0) as u64;
-        let killed = self.is_killed();
-        // Fields borrowed one by one: no clone of the shared `Server` per statement.
-        let status = &self.server.status;
         if self.slow.long_query_us == 0 || query_us > self.slow.long_query_us {
-            status.slow_queries.fetch_add(1, Ordering::Relaxed);
+            self.server
+                .status
+                .slow_queries
+                .fetch_add(1, Ordering::Relaxed);
         }
-        let logs = &self.server.logs;
-        if !logs.slow_on() {
+        let slow = self.server.logs.slow_on() && self.slow_wanted(end_us, query_us);
+        let audit = self.audited(true);
+        if !slow && !audit {
             return;
         }
-        let no = status.queries.load(Ordering::Relaxed);
+        let text = text();
+        if audit {
+            let rec = &self.rec;
+            let name = if rec.prepared { "Execute" } else { "Query" };
+            let rows = if rec.rows_sent > 0 {
+                rec.rows_sent
+            } else {
+                rec.rows_affected
+            };
+            let (class, errno) = (audit::command_class(rec.kind), rec.errno);
+            self.write_audit(end_us, name, class, errno, Some(rows), Some(&text));
+        }
+        if slow {
+            let logs = &self.server.logs;
+            let utc = logs.utc.load(Ordering::Relaxed);
+            let killed = self.is_killed();
+            self.log_buf.clear();
+            slow::format(
+                &mut self.log_buf,
+                &slow::Entry {
+                    rec: &self.rec,
+                    end_us,
+                    user_host: &self.log_user_host,
+                    db: self.db.as_deref(),
+                    text: &text,
+                    conn_id: self.conn_id,
+                    killed,
+                    extra: logs.slow_globals.extra.load(Ordering::Relaxed),
+                    utc,
+                },
+            );
+            logs.write_slow(&self.log_buf);
+        }
+    }
+
+    /// Whether the slow log takes the statement that just ended (writing the throttle's
+    /// summary entry when one is due).
+    fn slow_wanted(&mut self, end_us: i64, query_us: u64) -> bool {
+        let logs = &self.server.logs;
+        let no = self.server.status.queries.load(Ordering::Relaxed);
         let g = &logs.slow_globals;
-        let utc = logs.utc.load(Ordering::Relaxed);
         match slow::verdict(&self.rec, query_us, &self.slow, g, no) {
-            Verdict::Skip => return,
-            Verdict::Slow => {}
+            Verdict::Skip => false,
+            Verdict::Slow => true,
             Verdict::NoIndex => {
                 let limit = g.throttle_per_minute.load(Ordering::Relaxed);
-                if limit > 0 {
-                    let (admit, suppressed) = logs.throttle.admit(end_us, limit);
-                    if suppressed > 0 {
-                        self.log_buf.clear();
-                        slow::format_throttle_summary(&mut self.log_buf, end_us, suppressed, utc);
-                        logs.write_slow(&self.log_buf);
-                    }
-                    if !admit {
-                        return;
-                    }
+                if limit == 0 {
+                    return true;
                 }
+                let (admit, suppressed) = logs.throttle.admit(end_us, limit);
+                if suppressed > 0 {
+                    self.log_buf.clear();
+                    let utc = logs.utc.load(Ordering::Relaxed);
+                    slow::format_throttle_summary(&mut self.log_buf, end_us, suppressed, utc);
+                    logs.write_slow(&self.log_buf);
+                }
+                admit
             }
         }
+    }
+
+    /// Whether this session's statements (`queries`) or connection events go to the audit
+    /// log: its switch, its policy, and the account filter — decided again only when the
+    /// filter has changed.
+    fn audited(&mut self, queries: bool) -> bool {
+        let logs = &self.server.logs;
+        let Some(policy) = logs.audit_policy() else {
+            return false;
+        };
+        if !(if queries {
+            policy.queries()
+        } else {
+            policy.logins()
+        }) {
+            return false;
+        }
+        let generation = logs.audit_generation.load(Ordering::Relaxed);
+        if self.audit_generation != Some(generation) {
+            self.audit_admitted = logs.audit_admits(&audit::Who {
+                user: &self.user,
+                host: &self.host,
+                ip: &self.ip,
+                priv_user: &self.priv_user,
+                priv_host: &self.priv_host,
+            });
+            self.audit_generation = Some(generation);
+        }
+        self.audit_admitted
+    }
+
+    /// The audit record of a connection event: `Connect` (a login), `Change user`, `Quit`.
+    pub fn audit_connection(&mut self, name: &'static str) {
+        if name == "Change user" {
+            self.audit_generation = None;
+        }
+        if !self.audited(false) {
+            return;
+        }
+        let class = if name == "Quit" { "quit" } else { "connect" };
+        self.write_audit(now_us(), name, class, 0, None, None);
+    }
+
+    /// Formats one audit record of this session and hands it to the audit log.
+    fn write_audit(
+        &mut self,
+        time_us: i64,
+        name: &'static str,
+        command_class: &'static str,
+        status: u16,
+        rows: Option<u64>,
+        sqltext: Option<&[u8]>,
+    ) {
+        let logs = &self.server.logs;
         self.log_buf.clear();
-        slow::format(
+        audit::format(
             &mut self.log_buf,
-            &slow::Entry {
-                rec: &self.rec,
-                end_us,
-                user_host: &self.log_user_host,
-                db: self.db.as_deref(),
-                text: &text(),
+            &audit::Record {
+                time_us,
+                name,
                 conn_id: self.conn_id,
-                killed,
-                extra: g.extra.load(Ordering::Relaxed),
+                user: &self.user,
+                priv_user: &self.priv_user,
+                host: &self.host,
+                ip: &self.ip,
+                db: self.db.as_deref(),
+                command_class,
+                status,
+                rows,
+                sqltext,
+                utc: logs.utc.load(Ordering::Relaxed),
+            },
+        );
+        logs.write_audit(&self.log_buf);
+    }
+}
+
+/// A login refused with "Access denied": a `Connect` line in the general log (as MySQL
+/// writes it) and a `Connect` audit record with status 1045.
+pub fn log_failed_login(
+    server: &crate::server::Server,
+    conn_id: u32,
+    user: &str,
+    host: &str,
+    ip: &str,
+    message: &str,
+) {
+    let logs = &server.logs;
+    let utc = logs.utc.load(Ordering::Relaxed);
+    let mut buf = Vec::new();
+    if logs.general_on() {
+        general::format(
+            &mut buf,
+            now_us(),
+            utc,
+            conn_id,
+            "Connect",
+            message.as_bytes(),
+        );
+        logs.write_general(&buf);
+    }
+    let who = audit::Who {
+        user,
+        host,
+        ip,
+        priv_user: "",
+        priv_host: "",
+    };
+    if logs.audit_policy().is_some_and(|p| p.logins()) && logs.audit_admits(&who) {
+        buf.clear();
+        audit::format(
+            &mut buf,
+            &audit::Record {
+                time_us: now_us(),
+                name: "Connect",
+                conn_id,
+                user,
+                priv_user: "",
+                host,
+                ip,
+                db: None,
+                command_class: "connect",
+                status: crate::error::code::ER_ACCESS_DENIED_ERROR,
+                rows: None,
+                sqltext: None,
                 utc,
             },
         );
-        logs.write_slow(&self.log_buf);
+        logs.write_audit(&buf);
     }
 }
 

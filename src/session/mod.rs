@@ -108,6 +108,10 @@ pub struct Ctx {
     pub log_user_host: String,
     /// Where the session formats its log entries.
     pub log_buf: Vec<u8>,
+    /// The audit log's account-filter generation this session last decided for (None:
+    /// not yet), and the decision.
+    pub audit_generation: Option<u64>,
+    pub audit_admitted: bool,
 }
 
 /// `+HH:MM` / `-HH:MM` as seconds east of UTC; None for `SYSTEM` (and anything else, which
@@ -171,6 +175,8 @@ impl Ctx {
             ip: String::new(),
             log_user_host: String::new(),
             log_buf: Vec::new(),
+            audit_generation: None,
+            audit_admitted: false,
         };
         c.refresh_cached_vars();
         c

@@ -696,6 +696,7 @@ impl Ctx {
             return Err(MyError::query_interrupted());
         }
         self.rec.no_index_used = prep.full_scan;
+        self.rec.kind = prep.kind;
         self.rec.admin = is_admin_statement(prep.kind);
         match &prep.planned {
             Planned::Select(plan) => {
@@ -1068,6 +1069,7 @@ impl Ctx {
             MyError::parse(&near, line)
         })?;
         let kind = norm.kind;
+        self.rec.kind = kind;
         // Diagnostics statements read the previous statement's diagnostics area.
         let keeps_diag = kind == StatementKind::Show && {
             let up = text.to_ascii_uppercase();
@@ -1107,8 +1109,8 @@ struct FlushedLogs {
     query: Vec<crate::observe::Which>,
 }
 
-/// `FLUSH LOGS` (every log), `FLUSH BINARY LOGS`, `FLUSH SLOW LOGS`, `FLUSH GENERAL LOGS`,
-/// and lists of them; `ERROR`, `ENGINE` and `RELAY LOGS` name logs Quire does not keep
+/// `FLUSH LOGS` (every log, the audit log's file too), `FLUSH BINARY LOGS`, `FLUSH SLOW LOGS`,
+/// `FLUSH GENERAL LOGS`, and lists of them; `ERROR`, `ENGINE` and `RELAY LOGS` name logs Quire does not keep
 /// (its error log is its standard error) and do nothing; other FLUSH targets (TABLES,
 /// PRIVILEGES, STATUS, …) have nothing to flush either.
 fn flushed_logs(what: &[String]) -> FlushedLogs {
@@ -1132,7 +1134,8 @@ fn flushed_logs(what: &[String]) -> FlushedLogs {
             Some("ERROR" | "ENGINE" | "RELAY") => {}
             _ => {
                 out.binary = true;
-                out.query.extend([Which::Slow, Which::General]);
+                out.query
+                    .extend([Which::Slow, Which::General, Which::Audit]);
             }
         }
     }

@@ -152,6 +152,24 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
             return Err(MyError::not_supported(format!("binlog_format={name}")));
         }
     }
+    // Percona's rule: one of the audit log's account lists at a time.
+    for (this, other) in [
+        (
+            vars::AUDIT_LOG_INCLUDE_ACCOUNTS,
+            vars::AUDIT_LOG_EXCLUDE_ACCOUNTS,
+        ),
+        (
+            vars::AUDIT_LOG_EXCLUDE_ACCOUNTS,
+            vars::AUDIT_LOG_INCLUDE_ACCOUNTS,
+        ),
+    ] {
+        if let (true, Some(v)) = (id == this, value.as_ref()) {
+            let text = checked_text(v)?;
+            if !text.trim().is_empty() && !server.globals.get_string(other).trim().is_empty() {
+                return Err(MyError::wrong_value_for_var(sysvars::name(id), &text));
+            }
+        }
+    }
     if let (true, Some(v)) = (id == vars::LOG_OUTPUT, value.as_ref())
         && crate::observe::log_output_includes(&checked_text(v)?, "TABLE")
     {

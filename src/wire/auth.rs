@@ -366,7 +366,7 @@ pub struct AccountAuth {
 }
 
 /// `LIKE`-style match, ASCII case-insensitive: `%` any run, `_` one byte, `\` escapes.
-fn wild_match(pattern: &[u8], s: &[u8]) -> bool {
+pub fn wild_match(pattern: &[u8], s: &[u8]) -> bool {
     let (mut p, mut i) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while i < s.len() {
