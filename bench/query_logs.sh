@@ -1,71 +1,113 @@
 #!/bin/bash
-# Issue 4's performance bars (query logs): what logging every query costs Quire, and
-# MariaDB's own cost for the same switches, measured in one session. sysbench on the same
-# machine, 4 tables x 100,000 rows, alternating runs (../shared/bench/pair.sh), medians:
-#   - oltp_point_select at 64 threads and oltp_read_write at 16 threads: Quire with the slow
-#     log at long_query_time=0, and Quire with the general log, each against Quire with all
-#     logs off;
-#   - the same pairs for a private MariaDB 10.11 (slow log every query / general log vs off).
+# Issue 4's performance bars (query and audit logs): what logging every statement costs
+# Quire, and MariaDB's own cost for the same switches, measured in one session. One server
+# of each, 4 tables x 100,000 rows, sysbench on the same machine; the logs are switched
+# with SET GLOBAL between runs (they are dynamic in both), runs alternate on/off, medians:
+#   - oltp_point_select at 64 threads and oltp_read_write at 16 threads, Quire with
+#     (a) the slow log at long_query_time=0, (b) the general log, (c) the audit log
+#     (ASYNCHRONOUS), (d) all three, each against all logs off;
+#   - mariadb-slap -q 'select 1' --concurrency=64: seconds with the slow log logging
+#     everything against off;
+#   - the same for a private MariaDB 10.11 (slow log, general log; MariaDB's audit plugin is
+#     not part of the bars).
 #   bench/query_logs.sh [SECONDS] [REPS] [PARTS]
 # PARTS: any of "quire mariadb" (default both). Run from the project root after
-# `cargo build --release`. Ports: QUIRE_PORT (13330, +1, +2), MARIADB_PORT (23330). The log
-# files are in a scratch directory, removed at the end with everything started.
+# `cargo build --release`. Ports: QUIRE_PORT (13330), MARIADB_PORT (23330). The log files
+# are in a scratch directory, removed at the end with everything started.
 set -eu
 secs=${1:-10}; reps=${2:-3}; parts=${3:-quire mariadb}
 qport=${QUIRE_PORT:-13330}; mport=${MARIADB_PORT:-23330}
+slap_queries=${SLAP_QUERIES:-200000}
 . "$(dirname "$0")/lib.sh"
 
 echo "Quire $(git rev-parse --short HEAD); MariaDB $(mariadbd --version | awk '{print $3}'); ${secs} s x ${reps}"
-pairs() { # pairs LABEL A B
-  echo "== $1"
-  "$shared/pair.sh" run oltp_point_select 64 "$secs" "$reps" "$2" "$3"
-  "$shared/pair.sh" run oltp_read_write 16 "$secs" "$reps" "$2" "$3"
-}
-if [[ " $parts " == *" quire "* ]]; then
-  start_quire "$qport" "$tmp/off"
-  start_quire $((qport + 1)) "$tmp/slow" --slow-query-log --long-query-time=0
-  start_quire $((qport + 2)) "$tmp/gen" --general-log
-  O=127.0.0.1:$qport:sb:sb; S=127.0.0.1:$((qport + 1)):sb:sb; G=127.0.0.1:$((qport + 2)):sb:sb
-  for s in "$O" "$S" "$G"; do "$shared/pair.sh" prepare "$s" >/dev/null; done
-  pairs "A = Quire slow log (long_query_time=0), B = Quire logs off" "$S" "$O"
-  pairs "A = Quire general log, B = Quire logs off" "$G" "$O"
-  for p in $((qport + 1)) $((qport + 2)); do
-    mariadb -h127.0.0.1 -P"$p" -uroot -N -e "SHOW GLOBAL STATUS LIKE 'Quire_%_log_%'" |
-      awk -v p="$p" '$2 != 0 {printf "port %s %s=%s\n", p, $1, $2}'
+med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+# measure NAME PORT ON_SQL OFF_SQL WORKLOAD THREADS: alternating runs with the logs
+# switched on and off; prints each pair and the medians' ratio on/off.
+measure() {
+  local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 on=() off=() x y
+  for r in $(seq "$reps"); do
+    mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
+    x=$(tps "$port" "$wl" "$th")
+    mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
+    clean_logs "$port"
+    y=$(tps "$port" "$wl" "$th")
+    echo "  $name $wl t=$th run $r: on $x off $y"
+    on+=("$x"); off+=("$y")
   done
+  awk -v a="$(med "${on[@]}")" -v b="$(med "${off[@]}")" -v w="$wl" -v t="$th" -v s="$name" \
+    'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f\n", s, w, t, a, b, a/b}'
+}
+tps() { # tps PORT WORKLOAD THREADS: one sysbench run, its transactions per second
+  sysbench "$2" --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=sb \
+    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$3" \
+    --time="$secs" run 2>&1 | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
+}
+# slap NAME PORT ON_SQL OFF_SQL: mariadb-slap select 1 at concurrency 64, seconds on / off.
+slap() {
+  local name=$1 port=$2 on_sql=$3 off_sql=$4 on=() off=() x y
+  one() {
+    mariadb-slap --no-defaults -h127.0.0.1 -P"$port" -usb -psb -q 'select 1' \
+      --concurrency=64 --number-of-queries="$slap_queries" --iterations=1 2>&1 |
+      awk '/Average number of seconds/{print $(NF-1)}'
+  }
+  for r in $(seq "$reps"); do
+    mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
+    x=$(one)
+    mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
+    clean_logs "$port"
+    y=$(one)
+    echo "  $name slap run $r: on $x s off $y s"
+    on+=("$x"); off+=("$y")
+  done
+  awk -v a="$(med "${on[@]}")" -v b="$(med "${off[@]}")" -v s="$name" -v n="$slap_queries" \
+    'BEGIN{printf "%s, mariadb-slap select 1 x %s at 64: median seconds on=%s off=%s ratio on/off=%.3f\n", s, n, a, b, a/b}'
+}
+
+# The log files go to $tmp/logs, emptied after each run with logs on (no writeback of the
+# last run's pages during the next).
+mkdir -p "$tmp/logs"
+FILES="SET GLOBAL slow_query_log_file='$tmp/logs/slow.log'; SET GLOBAL general_log_file='$tmp/logs/general.log'"
+clean_logs() {
+  rm -f "$tmp/logs"/*
+  mariadb -h127.0.0.1 -P"$1" -usb -psb -e "FLUSH SLOW LOGS; FLUSH GENERAL LOGS; $FLUSH_AUDIT"
+}
+FLUSH_AUDIT="DO 0"
+SLOW_ON="SET GLOBAL long_query_time=0; SET GLOBAL slow_query_log=ON"
+GEN_ON="SET GLOBAL general_log=ON"
+OFF="SET GLOBAL slow_query_log=OFF; SET GLOBAL general_log=OFF; SET GLOBAL long_query_time=10"
+if [[ " $parts " == *" quire "* ]]; then
+  start_quire "$qport" "$tmp/quire"
+  "$shared/pair.sh" prepare "127.0.0.1:$qport:sb:sb" >/dev/null
+  mariadb -h127.0.0.1 -P"$qport" -usb -psb -e "$FILES; SET GLOBAL audit_log_file='$tmp/logs/audit.log'"
+  FLUSH_AUDIT="FLUSH LOGS"
+  AUDIT_ON="SET GLOBAL audit_log=ON"
+  QOFF="$OFF; SET GLOBAL audit_log=OFF"
+  echo "== Quire: each log on against all off"
+  for w in "oltp_point_select 64" "oltp_read_write 16"; do
+    read -r wl th <<<"$w"
+    measure "Quire slow log (long_query_time=0)" "$qport" "$SLOW_ON" "$QOFF" "$wl" "$th"
+    measure "Quire general log" "$qport" "$GEN_ON" "$QOFF" "$wl" "$th"
+    measure "Quire audit log (ASYNCHRONOUS)" "$qport" "$AUDIT_ON" "$QOFF" "$wl" "$th"
+    measure "Quire all three logs" "$qport" "$SLOW_ON; $GEN_ON; $AUDIT_ON" "$QOFF" "$wl" "$th"
+  done
+  slap "Quire slow log (long_query_time=0)" "$qport" "$SLOW_ON" "$QOFF"
+  mariadb -h127.0.0.1 -P"$qport" -uroot -N -e "SHOW GLOBAL STATUS LIKE 'Quire_%_log_%'" |
+    awk '$2 != 0 {printf "%s=%s\n", $1, $2}'
   for p in "${pids[@]}"; do kill "$p"; wait "$p" 2>/dev/null || true; done
   pids=()
 fi
 if [[ " $parts " == *" mariadb "* ]]; then
-  # One MariaDB, switched between runs: its logs are dynamic.
   start_mariadb "$mport"
-  M=127.0.0.1:$mport:sb:sb
-  "$shared/pair.sh" prepare "$M" >/dev/null
-  setm() { mariadb -h127.0.0.1 -P"$mport" -usb -psb -e "$1"; }
-  tps() { # tps WORKLOAD THREADS: one sysbench run against the MariaDB, its tps
-    sysbench "$1" --mysql-host=127.0.0.1 --mysql-port="$mport" --mysql-user=sb \
-      --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$2" \
-      --time="$secs" run 2>&1 | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
-  }
-  med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+  "$shared/pair.sh" prepare "127.0.0.1:$mport:sb:sb" >/dev/null
+  mariadb -h127.0.0.1 -P"$mport" -usb -psb -e "$FILES"
+  FLUSH_AUDIT="DO 0"
+  echo "== MariaDB: each log on against all off"
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
-    for sw in slow general; do
-      on=(); off=()
-      for r in $(seq "$reps"); do
-        if [ $sw = slow ]; then
-          setm "SET GLOBAL long_query_time=0; SET GLOBAL slow_query_log=ON"
-        else
-          setm "SET GLOBAL general_log=ON"
-        fi
-        x=$(tps "$wl" "$th")
-        setm "SET GLOBAL slow_query_log=OFF; SET GLOBAL general_log=OFF; SET GLOBAL long_query_time=10"
-        y=$(tps "$wl" "$th")
-        echo "MariaDB $wl t=$th $sw log run $r: on $x off $y"
-        on+=("$x"); off+=("$y")
-      done
-      awk -v a="$(med "${on[@]}")" -v b="$(med "${off[@]}")" -v w="$wl" -v t="$th" -v s="$sw" \
-        'BEGIN{printf "MariaDB %s t=%s %s log: median tps on=%s off=%s ratio=%.3f\n", w, t, s, a, b, a/b}'
-    done
+    measure "MariaDB slow log (long_query_time=0)" "$mport" "$SLOW_ON" "$OFF" "$wl" "$th"
+    measure "MariaDB general log" "$mport" "$GEN_ON" "$OFF" "$wl" "$th"
   done
+  slap "MariaDB slow log (long_query_time=0)" "$mport" "$SLOW_ON" "$OFF"
 fi

@@ -270,25 +270,32 @@ pub fn format(out: &mut Vec<u8>, r: &Record) {
 /// Appends `s` as a JSON string (quoted, escaped); bytes that are not UTF-8 as `\u00XX`.
 pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
+    let hex_escape = |out: &mut Vec<u8>, b: u8| {
+        out.extend_from_slice(b"\\u00");
+        out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+    };
     out.push(b'"');
     for chunk in s.utf8_chunks() {
-        for &b in chunk.valid().as_bytes() {
-            match b {
+        let mut rest = chunk.valid().as_bytes();
+        // Runs that need no escape are copied whole.
+        while let Some(i) = rest
+            .iter()
+            .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f)
+        {
+            out.extend_from_slice(rest.get(..i).unwrap_or_default());
+            match rest.get(i).copied().unwrap_or(0) {
                 b'"' => out.extend_from_slice(b"\\\""),
                 b'\\' => out.extend_from_slice(b"\\\\"),
                 b'\n' => out.extend_from_slice(b"\\n"),
                 b'\r' => out.extend_from_slice(b"\\r"),
                 b'\t' => out.extend_from_slice(b"\\t"),
-                0..0x20 | 0x7f => {
-                    out.extend_from_slice(b"\\u00");
-                    out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
-                }
-                _ => out.push(b),
+                b => hex_escape(out, b),
             }
+            rest = rest.get(i + 1..).unwrap_or_default();
         }
+        out.extend_from_slice(rest);
         for &b in chunk.invalid() {
-            out.extend_from_slice(b"\\u00");
-            out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+            hex_escape(out, b);
         }
     }
     out.push(b'"');

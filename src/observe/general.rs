@@ -18,12 +18,15 @@
 //! TCP/IP|Socket`, or `Access denied for user …` for a failed login.
 
 use super::write_iso_time;
-use std::io::Write;
 
 /// Appends one line.
 pub fn format(out: &mut Vec<u8>, time_us: i64, utc: bool, conn_id: u32, command: &str, arg: &[u8]) {
     write_iso_time(out, time_us, utc);
-    let _ = write!(out, "\t{conn_id:>5} {command}\t");
+    out.push(b'\t');
+    super::write_u64_padded(out, u64::from(conn_id), 5);
+    out.push(b' ');
+    out.extend_from_slice(command.as_bytes());
+    out.push(b'\t');
     out.extend_from_slice(arg);
     out.push(b'\n');
 }

@@ -109,30 +109,87 @@ pub fn now_us() -> i64 {
 
 /// Appends an ISO-8601 timestamp with microseconds, as MySQL 8 writes them in its logs:
 /// `2024-05-10T17:44:36.400424Z` (`log_timestamps=UTC`) or with the local offset,
-/// `2024-05-10T19:44:36.400424+02:00` (`SYSTEM`).
+/// `2024-05-10T19:44:36.400424+02:00` (`SYSTEM`). The part up to the second (and the
+/// offset) is computed once per second per thread.
 pub fn write_iso_time(out: &mut Vec<u8>, unix_us: i64, utc: bool) {
+    use std::cell::RefCell;
+    /// The last second formatted by this thread: (second, utc, `YYYY-MM-DDThh:mm:ss`,
+    /// the zone suffix `Z` / `+hh:mm`).
+    struct Cached {
+        second: i64,
+        utc: bool,
+        prefix: Vec<u8>,
+        zone: Vec<u8>,
+    }
+    thread_local! {
+        static CACHE: RefCell<Cached> = const {
+            RefCell::new(Cached { second: i64::MIN, utc: false, prefix: Vec::new(), zone: Vec::new() })
+        };
+    }
+    let second = unix_us.div_euclid(1_000_000);
+    let micro = unix_us.rem_euclid(1_000_000) as u64;
+    CACHE.with_borrow_mut(|c| {
+        if c.second != second || c.utc != utc {
+            c.prefix.clear();
+            c.zone.clear();
+            iso_second(&mut c.prefix, &mut c.zone, second, utc);
+            c.second = second;
+            c.utc = utc;
+        }
+        out.extend_from_slice(&c.prefix);
+        out.push(b'.');
+        let mut digits = [b'0'; 6];
+        let mut v = micro;
+        for d in digits.iter_mut().rev() {
+            *d = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        out.extend_from_slice(&digits);
+        out.extend_from_slice(&c.zone);
+    });
+}
+
+/// `YYYY-MM-DDThh:mm:ss` of `second` into `prefix`, the zone into `zone`.
+fn iso_second(prefix: &mut Vec<u8>, zone: &mut Vec<u8>, second: i64, utc: bool) {
     use crate::sql::temporal::{datetime_from_unix_micros, write_datetime};
+    let unix_us = second.saturating_mul(1_000_000);
     let offset_s = if utc { 0 } else { local_offset_s(unix_us) };
     let Some(dt) = datetime_from_unix_micros(unix_us, offset_s) else {
-        out.extend_from_slice(b"0000-00-00T00:00:00.000000Z");
+        prefix.extend_from_slice(b"0000-00-00T00:00:00");
+        zone.push(b'Z');
         return;
     };
-    let at = out.len();
-    write_datetime(&dt, 6, out);
-    if let Some(b) = out.get_mut(at + 10) {
+    write_datetime(&dt, 0, prefix);
+    if let Some(b) = prefix.get_mut(10) {
         *b = b'T';
     }
     if utc {
-        out.push(b'Z');
+        zone.push(b'Z');
     } else {
         let (sign, a) = if offset_s < 0 {
             (b'-', -offset_s)
         } else {
             (b'+', offset_s)
         };
-        out.push(sign);
         let (h, m) = (a / 3600, a / 60 % 60);
-        out.extend_from_slice(format!("{h:02}:{m:02}").as_bytes());
+        zone.extend_from_slice(&[
+            sign,
+            b'0' + (h / 10 % 10) as u8,
+            b'0' + (h % 10) as u8,
+            b':',
+            b'0' + (m / 10) as u8,
+            b'0' + (m % 10) as u8,
+        ]);
+    }
+}
+
+/// Appends `v` right-aligned in `width` columns (MySQL's `%5u` for connection ids).
+pub fn write_u64_padded(out: &mut Vec<u8>, v: u64, width: usize) {
+    let at = out.len();
+    crate::sql::convert::write_u64(v, out);
+    let len = out.len() - at;
+    if len < width {
+        out.splice(at..at, std::iter::repeat_n(b' ', width - len));
     }
 }
 

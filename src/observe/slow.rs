@@ -51,6 +51,7 @@
 //! the handler, sort and temporary-table counters are written as 0.
 
 use super::{StmtRecord, write_iso_time};
+use crate::sql::convert::write_u64;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -176,8 +177,18 @@ pub fn user_host_line(priv_user: &str, user: &str, host: &str, ip: &str, conn_id
     format!("# User@Host: {priv_user}[{user}] @ {host} [{ip}]  Id: {conn_id:>5}\n")
 }
 
+/// `s.uuuuuu`.
 fn secs(out: &mut Vec<u8>, us: u64) {
-    let _ = write!(out, "{}.{:06}", us / 1_000_000, us % 1_000_000);
+    write_u64(us / 1_000_000, out);
+    out.push(b'.');
+    let frac = us % 1_000_000;
+    let mut digits = [b'0'; 6];
+    let mut v = frac;
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    out.extend_from_slice(&digits);
 }
 
 /// Appends one entry (see the module doc).
@@ -191,11 +202,10 @@ pub fn format(out: &mut Vec<u8>, e: &Entry) {
     secs(out, (e.end_us - r.start_us).max(0) as u64);
     out.extend_from_slice(b"  Lock_time: ");
     secs(out, r.lock_wait_us);
-    let _ = write!(
-        out,
-        " Rows_sent: {}  Rows_examined: {}",
-        r.rows_sent, r.rows_examined
-    );
+    out.extend_from_slice(b" Rows_sent: ");
+    write_u64(r.rows_sent, out);
+    out.extend_from_slice(b"  Rows_examined: ");
+    write_u64(r.rows_examined, out);
     if e.extra {
         let _ = write!(
             out,
@@ -219,7 +229,9 @@ pub fn format(out: &mut Vec<u8>, e: &Entry) {
         out.extend_from_slice(db.as_bytes());
         out.extend_from_slice(b";\n");
     }
-    let _ = writeln!(out, "SET timestamp={};", r.start_us.div_euclid(1_000_000));
+    out.extend_from_slice(b"SET timestamp=");
+    write_u64(r.start_us.div_euclid(1_000_000).max(0) as u64, out);
+    out.extend_from_slice(b";\n");
     out.extend_from_slice(e.text);
     out.extend_from_slice(b";\n");
 }
