@@ -49,8 +49,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long the writer lets entries gather after being woken.
-pub const GATHER: Duration = Duration::from_micros(500);
+/// How long the writer lets entries gather after being woken. Long enough that the writer
+/// wakes rarely (each wake-up of a thread on a halted vCPU costs the sessions more than the
+/// write: 500 µs measured 0.87 against 0.96 for 5 ms with every statement audited), short
+/// enough that a half-full buffer is not reached at tens of MB/s. Waiters (SEMISYNCHRONOUS,
+/// FLUSH) do not wait for it.
+pub const GATHER: Duration = Duration::from_millis(5);
 /// How often a failed file is tried again, at most.
 pub const RETRY: Duration = Duration::from_secs(1);
 
