@@ -138,13 +138,7 @@ pub fn write_iso_time(out: &mut Vec<u8>, unix_us: i64, utc: bool) {
         }
         out.extend_from_slice(&c.prefix);
         out.push(b'.');
-        let mut digits = [b'0'; 6];
-        let mut v = micro;
-        for d in digits.iter_mut().rev() {
-            *d = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-        out.extend_from_slice(&digits);
+        write_micros6(out, micro);
         out.extend_from_slice(&c.zone);
     });
 }
@@ -181,6 +175,16 @@ fn iso_second(prefix: &mut Vec<u8>, zone: &mut Vec<u8>, second: i64, utc: bool) 
             b'0' + (m % 10) as u8,
         ]);
     }
+}
+
+/// Appends the six digits of a microsecond fraction (`v` < 1,000,000), zero-padded.
+pub fn write_micros6(out: &mut Vec<u8>, mut v: u64) {
+    let mut digits = [b'0'; 6];
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    out.extend_from_slice(&digits);
 }
 
 /// Appends `v` right-aligned in `width` columns (MySQL's `%5u` for connection ids).

@@ -181,14 +181,7 @@ pub fn user_host_line(priv_user: &str, user: &str, host: &str, ip: &str, conn_id
 fn secs(out: &mut Vec<u8>, us: u64) {
     write_u64(us / 1_000_000, out);
     out.push(b'.');
-    let frac = us % 1_000_000;
-    let mut digits = [b'0'; 6];
-    let mut v = frac;
-    for d in digits.iter_mut().rev() {
-        *d = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
-    out.extend_from_slice(&digits);
+    super::write_micros6(out, us % 1_000_000);
 }
 
 /// Appends one entry (see the module doc).
