@@ -235,6 +235,8 @@ pub mod code {
     pub const ER_COLLATION_CHARSET_MISMATCH: u16 = 1253;
     pub const ER_SP_NOT_VAR_ARG: u16 = 1327;
     pub const ER_NET_PACKET_TOO_LARGE_CLIENT: u16 = 2020;
+    pub const ER_GET_ERRNO: u16 = 1030;
+    pub const ER_CANT_LOCK_LOG_TABLE: u16 = 1556;
 }
 
 /// SQLSTATE for a MySQL error number, as in MySQL's `sql_state.h`.
@@ -382,6 +384,18 @@ impl MyError {
 
     pub fn internal(what: impl fmt::Display) -> MyError {
         MyError::new(code::ER_UNKNOWN_ERROR, what.to_string())
+    }
+
+    /// A file behind a table could not be read or written (1030, as MySQL reports an
+    /// engine's I/O error).
+    pub fn storage_io(e: &std::io::Error) -> MyError {
+        MyError::new(
+            code::ER_GET_ERRNO,
+            format!(
+                "Got error {} '{e}' from storage engine",
+                e.raw_os_error().unwrap_or(0)
+            ),
+        )
     }
 
     pub fn no_db() -> MyError {

@@ -102,12 +102,6 @@ fn run(globals: GlobalVars) -> Result<(), String> {
             "binlog_format={format} is not supported: Quire's binary log is row-based (ROW)"
         ));
     }
-    let output = globals.get_string(vars::LOG_OUTPUT);
-    if quire::observe::log_output_includes(&output, "TABLE") {
-        return Err(format!(
-            "log_output={output} is not supported yet: the query logs are written to files (FILE) or not at all (NONE)"
-        ));
-    }
     let storage = Arc::new(Storage::new());
     quire::storage::purge::Purge::spawn(storage.clone());
     let server = Arc::new(Server::new(storage, globals, version));

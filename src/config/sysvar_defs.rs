@@ -442,6 +442,9 @@ registry! {
         MAX_GENERAL_LOG_SIZE = uint_block("max_general_log_size", G, 0, 1_073_741_824, 4096, 0);
         QUIRE_QUERY_LOG_BUFFER_SIZE = uint_block("quire_query_log_buffer_size", G, 4096, 1_073_741_824, 4096, 1_048_576);
         QUIRE_QUERY_LOG_WHEN_FULL = choice("quire_query_log_when_full", G, &["WAIT", "DROP"], "WAIT");
+        // The slow log's `# Time:` line: MySQL 8.0's ISO-8601, or MySQL 5.6's/MariaDB's
+        // `YYMMDD hh:mm:ss`, which MariaDB's mysqldumpslow (Debian's) understands.
+        QUIRE_SLOW_LOG_TIME_FORMAT = choice("quire_slow_log_time_format", G, &["ISO8601", "LEGACY"], "ISO8601");
         // The audit log (observe::audit): MySQL Enterprise Audit's and Percona's names, all
         // dynamic; JSON lines only; Quire's hash chain.
         AUDIT_LOG = boolean("audit_log", G, false);

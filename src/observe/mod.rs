@@ -27,7 +27,8 @@
 //! each statement reads into atomics here (no lock per statement) and points the sinks at
 //! new file names; per-session settings (`long_query_time`, `min_examined_row_limit`, …)
 //! are cached in the session. `log_output` decides where entries go: `FILE` (the default),
-//! `NONE`; `TABLE` is refused (not supported yet).
+//! `TABLE` (the tables `mysql.slow_log` and `mysql.general_log`, see [`logtable`]), both,
+//! or `NONE` (which wins over the others, as in MySQL).
 //!
 //! # Files and rotation
 //!
@@ -42,6 +43,7 @@
 //!   failure handling.
 //! - [`slow`]: the slow query log: which statements, and MySQL 8.0's entry format.
 //! - [`general`]: the general query log: MySQL 8.0's line format.
+//! - [`logtable`]: `log_output=TABLE`: rows of `mysql.slow_log` and `mysql.general_log`.
 //! - [`audit`]: the audit log: JSON lines, policy, account lists, strategies, the hash
 //!   chain and `quire audit-verify`.
 //!
@@ -51,6 +53,7 @@
 
 pub mod audit;
 pub mod general;
+pub mod logtable;
 pub mod sink;
 pub mod slow;
 
@@ -197,7 +200,7 @@ pub fn write_u64_padded(out: &mut Vec<u8>, v: u64, width: usize) {
     }
 }
 
-fn local_offset_s(unix_us: i64) -> i32 {
+pub(crate) fn local_offset_s(unix_us: i64) -> i32 {
     use chrono::{Offset, TimeZone};
     chrono::Local
         .timestamp_micros(unix_us)
@@ -211,6 +214,12 @@ pub fn log_output_includes(output: &str, what: &str) -> bool {
     output
         .split(',')
         .any(|o| o.trim().eq_ignore_ascii_case(what))
+}
+
+/// Whether entries go to `what` (`FILE` or `TABLE`) with this `log_output`: named, and
+/// `NONE` not named (MySQL: "NONE, if present, takes precedence over any other specifier").
+pub fn log_output_to(output: &str, what: &str) -> bool {
+    log_output_includes(output, what) && !log_output_includes(output, "NONE")
 }
 
 /// Which log a `FLUSH … LOGS` names.
@@ -322,6 +331,13 @@ pub struct QueryLogs {
     slow: LogFile,
     general: LogFile,
     header: Header,
+    /// `slow_query_log` is ON and `log_output` includes TABLE: `mysql.slow_log`.
+    slow_table_on: AtomicBool,
+    general_table_on: AtomicBool,
+    slow_table: LogFile,
+    general_table: LogFile,
+    /// `server_id`, for the log tables' rows.
+    pub server_id: AtomicU64,
     /// `audit_log` (independent of `log_output`: the audit log is always a file).
     audit_on: AtomicBool,
     /// `audit_log_policy` and `audit_log_strategy`, as `audit::Policy`/`Strategy` numbers.
@@ -356,6 +372,11 @@ impl QueryLogs {
             slow: LogFile::new("slow query log"),
             general: LogFile::new("general query log"),
             header: Header::default(),
+            slow_table_on: AtomicBool::new(false),
+            general_table_on: AtomicBool::new(false),
+            slow_table: LogFile::new("slow log table"),
+            general_table: LogFile::new("general log table"),
+            server_id: AtomicU64::new(1),
             audit_on: AtomicBool::new(false),
             audit_policy: AtomicU8::new(audit::Policy::All as u8),
             audit_strategy: AtomicU8::new(audit::Strategy::Asynchronous as u8),
@@ -374,13 +395,23 @@ impl QueryLogs {
     /// Copies the logs' settings from the global variables (at start-up and after every
     /// `SET GLOBAL`). A changed file name takes effect before this returns.
     pub fn configure(&self, g: &GlobalVars) {
-        let to_file = log_output_includes(&g.get_string(vars::LOG_OUTPUT), "FILE");
-        self.slow_on.store(
-            to_file && g.get_bool(vars::SLOW_QUERY_LOG),
-            Ordering::Relaxed,
+        let output = g.get_string(vars::LOG_OUTPUT);
+        let (to_file, to_table) = (
+            log_output_to(&output, "FILE"),
+            log_output_to(&output, "TABLE"),
         );
-        self.general_on
-            .store(to_file && g.get_bool(vars::GENERAL_LOG), Ordering::Relaxed);
+        let (slow, general) = (
+            g.get_bool(vars::SLOW_QUERY_LOG),
+            g.get_bool(vars::GENERAL_LOG),
+        );
+        self.slow_on.store(to_file && slow, Ordering::Relaxed);
+        self.general_on.store(to_file && general, Ordering::Relaxed);
+        self.slow_table_on
+            .store(to_table && slow, Ordering::Relaxed);
+        self.general_table_on
+            .store(to_table && general, Ordering::Relaxed);
+        self.server_id
+            .store(g.get_u64(vars::SERVER_ID), Ordering::Relaxed);
         self.utc.store(
             g.get_string(vars::LOG_TIMESTAMPS)
                 .eq_ignore_ascii_case("UTC"),
@@ -402,6 +433,11 @@ impl QueryLogs {
         );
         sg.extra
             .store(g.get_bool(vars::LOG_SLOW_EXTRA), Ordering::Relaxed);
+        sg.legacy_time.store(
+            g.get_string(vars::QUIRE_SLOW_LOG_TIME_FORMAT)
+                .eq_ignore_ascii_case("LEGACY"),
+            Ordering::Relaxed,
+        );
         sg.throttle_per_minute.store(
             g.get_u64(vars::LOG_THROTTLE_QUERIES_NOT_USING_INDEXES),
             Ordering::Relaxed,
@@ -420,6 +456,12 @@ impl QueryLogs {
             g.get_u64(vars::MAX_GENERAL_LOG_SIZE),
             g.get_u64(vars::MAX_GENERAL_LOG_FILES),
         );
+        for (log, t) in [
+            (&self.slow_table, logtable::LogTable::Slow),
+            (&self.general_table, logtable::LogTable::General),
+        ] {
+            log.configure(datadir.join(t.file_name()), capacity, 0, 0);
+        }
         self.audit_on
             .store(g.get_bool(vars::AUDIT_LOG), Ordering::Relaxed);
         self.audit_policy.store(
@@ -513,6 +555,61 @@ impl QueryLogs {
         self.general_on.load(Ordering::Relaxed)
     }
 
+    /// `mysql.slow_log` takes entries.
+    pub fn slow_table_on(&self) -> bool {
+        self.slow_table_on.load(Ordering::Relaxed)
+    }
+
+    /// `mysql.general_log` takes entries.
+    pub fn general_table_on(&self) -> bool {
+        self.general_table_on.load(Ordering::Relaxed)
+    }
+
+    fn table(&self, t: logtable::LogTable) -> &LogFile {
+        match t {
+            logtable::LogTable::Slow => &self.slow_table,
+            logtable::LogTable::General => &self.general_table,
+        }
+    }
+
+    /// Hands a formatted log-table row (a line, see [`logtable`]) to its writer.
+    pub fn write_table(&self, t: logtable::LogTable, row: &[u8]) {
+        if let Some(s) = self.table(t).sink(&self.no_header) {
+            s.append(row, self.full());
+        }
+    }
+
+    /// The contents of a log table's file, once every row handed over so far is written
+    /// (empty if the table has never been written).
+    pub fn read_table(&self, t: logtable::LogTable) -> std::io::Result<Vec<u8>> {
+        let log = self.table(t);
+        if let Some(s) = log.sink.get() {
+            s.wait_all_written();
+        }
+        let path = log.path.lock().clone();
+        match crate::session::threads::blocking(|| std::fs::read(&path)) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            r => r,
+        }
+    }
+
+    /// `TRUNCATE TABLE` of a log table: empties its file once the rows handed over so far
+    /// are written (the writer appends, so it goes on at the new end).
+    pub fn truncate_table(&self, t: logtable::LogTable) -> std::io::Result<()> {
+        let log = self.table(t);
+        if let Some(s) = log.sink.get() {
+            s.wait_all_written();
+        }
+        let path = log.path.lock().clone();
+        crate::session::threads::blocking(|| {
+            match std::fs::OpenOptions::new().write(true).open(&path) {
+                Ok(f) => f.set_len(0),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
     fn full(&self) -> Full {
         if self.drop_when_full.load(Ordering::Relaxed) {
             Full::Drop
@@ -553,7 +650,13 @@ impl QueryLogs {
 
     /// Writes what is pending and stops the writers (clean shutdown).
     pub fn shutdown(&self) {
-        for log in [&self.slow, &self.general, &self.audit] {
+        for log in [
+            &self.slow,
+            &self.general,
+            &self.audit,
+            &self.slow_table,
+            &self.general_table,
+        ] {
             if let Some(s) = log.sink.get() {
                 s.shutdown();
             }
@@ -561,14 +664,16 @@ impl QueryLogs {
     }
 
     /// `SHOW GLOBAL STATUS` rows: `Quire_slow_log_entries`, `…_bytes`, `…_waits`,
-    /// `…_dropped`, `…_lost`, `…_errors`, `…_rotations`, and the same for `general_log` and
-    /// `audit_log`.
+    /// `…_dropped`, `…_lost`, `…_errors`, `…_rotations`, and the same for `general_log`,
+    /// `audit_log` and the log tables' files (`slow_log_table`, `general_log_table`).
     pub fn status_rows(&self) -> Vec<(String, u64)> {
         let mut rows = Vec::new();
         for (name, log) in [
             ("slow_log", &self.slow),
             ("general_log", &self.general),
             ("audit_log", &self.audit),
+            ("slow_log_table", &self.slow_table),
+            ("general_log_table", &self.general_table),
         ] {
             let s = log.stats();
             let get = |f: fn(&sink::SinkStats) -> &AtomicU64| {

@@ -238,6 +238,12 @@ impl Sink {
         });
     }
 
+    /// Blocks until every entry handed over so far has been written (or lost).
+    pub fn wait_all_written(&self) {
+        let n = self.pending.lock().appended;
+        self.wait_written(n);
+    }
+
     /// Blocks until entry `n` has been written and fsynced — SYNCHRONOUS. One fsync covers
     /// every entry written before it: concurrent waiters share it.
     pub fn wait_synced(&self, n: u64) {

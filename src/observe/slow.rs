@@ -3,7 +3,7 @@
 //! # Which statements
 //!
 //! A statement (COM_QUERY or COM_STMT_EXECUTE) is logged when the slow log is on
-//! (`slow_query_log`, `log_output` with FILE, and the session's own `slow_query_log` not
+//! (`slow_query_log`, `log_output` with FILE or TABLE, and the session's own `slow_query_log` not
 //! switched off) and
 //! - it ran longer than `long_query_time` (0: every statement), or it read a table without
 //!   an index and `log_queries_not_using_indexes` is on (at most
@@ -87,6 +87,8 @@ pub struct SlowGlobals {
     pub log_admin: std::sync::atomic::AtomicBool,
     pub not_using_indexes: std::sync::atomic::AtomicBool,
     pub extra: std::sync::atomic::AtomicBool,
+    /// `quire_slow_log_time_format=LEGACY`.
+    pub legacy_time: std::sync::atomic::AtomicBool,
     /// `log_throttle_queries_not_using_indexes` (0: no limit).
     pub throttle_per_minute: AtomicU64,
 }
@@ -170,6 +172,8 @@ pub struct Entry<'a> {
     pub killed: bool,
     pub extra: bool,
     pub utc: bool,
+    /// `quire_slow_log_time_format=LEGACY`.
+    pub legacy_time: bool,
 }
 
 /// The `# User@Host:` line of a session (computed once per login).
@@ -184,12 +188,39 @@ fn secs(out: &mut Vec<u8>, us: u64) {
     super::write_micros6(out, us % 1_000_000);
 }
 
+/// Appends the `# Time:` line: MySQL 8.0's ISO-8601 time, or with `legacy`
+/// (`quire_slow_log_time_format=LEGACY`) MySQL 5.6's and MariaDB's `# Time: 261122  9:05:01`
+/// (`%y%m%d %2H:%M:%S`), the one MariaDB's `mysqldumpslow` — the one Debian ships — strips.
+fn time_line(out: &mut Vec<u8>, unix_us: i64, utc: bool, legacy: bool) {
+    out.extend_from_slice(b"# Time: ");
+    if legacy {
+        let offset = if utc {
+            0
+        } else {
+            super::local_offset_s(unix_us)
+        };
+        let t =
+            crate::sql::temporal::datetime_from_unix_micros(unix_us, offset).unwrap_or_default();
+        let _ = write!(
+            out,
+            "{:02}{:02}{:02} {:2}:{:02}:{:02}",
+            t.year % 100,
+            t.month,
+            t.day,
+            t.hour,
+            t.minute,
+            t.second
+        );
+    } else {
+        write_iso_time(out, unix_us, utc);
+    }
+    out.push(b'\n');
+}
+
 /// Appends one entry (see the module doc).
 pub fn format(out: &mut Vec<u8>, e: &Entry) {
     let r = e.rec;
-    out.extend_from_slice(b"# Time: ");
-    write_iso_time(out, e.end_us, e.utc);
-    out.push(b'\n');
+    time_line(out, e.end_us, e.utc, e.legacy_time);
     out.extend_from_slice(e.user_host.as_bytes());
     out.extend_from_slice(b"# Query_time: ");
     secs(out, (e.end_us - r.start_us).max(0) as u64);
@@ -231,10 +262,9 @@ pub fn format(out: &mut Vec<u8>, e: &Entry) {
 
 /// Appends MySQL's summary entry for `n` statements that the throttle kept out of the log
 /// in the last minute.
-pub fn format_throttle_summary(out: &mut Vec<u8>, now_us: i64, n: u64, utc: bool) {
-    out.extend_from_slice(b"# Time: ");
-    write_iso_time(out, now_us, utc);
-    out.extend_from_slice(b"\n# User@Host: [] @  []  Id:     0\n");
+pub fn format_throttle_summary(out: &mut Vec<u8>, now_us: i64, n: u64, utc: bool, legacy: bool) {
+    time_line(out, now_us, utc, legacy);
+    out.extend_from_slice(b"# User@Host: [] @  []  Id:     0\n");
     out.extend_from_slice(
         b"# Query_time: 0.000000  Lock_time: 0.000000 Rows_sent: 0  Rows_examined: 0\n",
     );
@@ -275,9 +305,18 @@ mod tests {
                 killed: false,
                 extra,
                 utc: true,
+                legacy_time: false,
             },
         );
         String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[test]
+    fn legacy_time_line_is_mysql_56s() {
+        let mut out = Vec::new();
+        // 2024-05-10 07:04:36 UTC.
+        time_line(&mut out, 1_715_324_676_400_424, true, true);
+        assert_eq!(String::from_utf8_lossy(&out), "# Time: 240510  7:04:36\n");
     }
 
     #[test]
@@ -358,7 +397,7 @@ mod tests {
         assert_eq!(t.admit(m0 + 3, 2), (false, 0));
         assert_eq!(t.admit(m0 + 60_000_000, 2), (true, 2));
         let mut out = Vec::new();
-        format_throttle_summary(&mut out, m0, 2, true);
+        format_throttle_summary(&mut out, m0, 2, true, false);
         let s = String::from_utf8_lossy(&out);
         assert!(s.ends_with("throttle:          2 'index not used' warning(s) suppressed.;\n"));
     }

@@ -2,6 +2,7 @@
 //! in its own buffer, and hands them over finished.
 
 use super::Ctx;
+use crate::observe::logtable::{self, LogTable};
 use crate::observe::slow::{self, Verdict};
 use crate::observe::{audit, general, now_us};
 use crate::sql::value::Value;
@@ -27,13 +28,30 @@ impl Ctx {
     /// keeps a session's commands out.
     pub fn log_command(&mut self, command: &str, arg: &[u8]) {
         let logs = &self.server.logs;
-        if !logs.general_on() || self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
+        let (file, table) = (logs.general_on(), logs.general_table_on());
+        if !(file || table) || self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
             return;
         }
-        self.log_buf.clear();
-        let utc = logs.utc.load(Ordering::Relaxed);
-        general::format(&mut self.log_buf, now_us(), utc, self.conn_id, command, arg);
-        logs.write_general(&self.log_buf);
+        let now = now_us();
+        if file {
+            self.log_buf.clear();
+            let utc = logs.utc.load(Ordering::Relaxed);
+            general::format(&mut self.log_buf, now, utc, self.conn_id, command, arg);
+            logs.write_general(&self.log_buf);
+        }
+        if table {
+            self.log_buf.clear();
+            logtable::format_general(
+                &mut self.log_buf,
+                now,
+                logtable::user_host(&self.log_user_host),
+                self.conn_id,
+                logs.server_id.load(Ordering::Relaxed),
+                command,
+                arg,
+            );
+            logs.write_table(LogTable::General, &self.log_buf);
+        }
     }
 
     /// A statement (a COM_QUERY statement or a COM_STMT_EXECUTE) has ended: count it if it
@@ -50,7 +68,9 @@ impl Ctx {
                 .slow_queries
                 .fetch_add(1, Ordering::Relaxed);
         }
-        let slow = self.server.logs.slow_on() && self.slow_wanted(end_us, query_us);
+        let (slow_file, slow_table) =
+            (self.server.logs.slow_on(), self.server.logs.slow_table_on());
+        let slow = (slow_file || slow_table) && self.slow_wanted(end_us, query_us);
         let audit = self.audited(true);
         if !slow && !audit {
             return;
@@ -67,7 +87,27 @@ impl Ctx {
             let (class, errno) = (audit::command_class(rec.kind), rec.errno);
             self.write_audit(end_us, name, class, errno, Some(rows), Some(&text));
         }
-        if slow {
+        if slow && slow_table {
+            let logs = &self.server.logs;
+            self.log_buf.clear();
+            logtable::format_slow(
+                &mut self.log_buf,
+                &logtable::SlowRow {
+                    start_us: self.rec.start_us,
+                    user_host: logtable::user_host(&self.log_user_host),
+                    query_us,
+                    lock_us: self.rec.lock_wait_us,
+                    rows_sent: self.rec.rows_sent,
+                    rows_examined: self.rec.rows_examined,
+                    db: self.db.as_deref().unwrap_or(""),
+                    server_id: logs.server_id.load(Ordering::Relaxed),
+                    sql_text: &text,
+                    thread_id: self.conn_id,
+                },
+            );
+            logs.write_table(LogTable::Slow, &self.log_buf);
+        }
+        if slow && slow_file {
             let logs = &self.server.logs;
             let utc = logs.utc.load(Ordering::Relaxed);
             let killed = self.is_killed();
@@ -84,6 +124,7 @@ impl Ctx {
                     killed,
                     extra: logs.slow_globals.extra.load(Ordering::Relaxed),
                     utc,
+                    legacy_time: logs.slow_globals.legacy_time.load(Ordering::Relaxed),
                 },
             );
             logs.write_slow(&self.log_buf);
@@ -105,10 +146,17 @@ impl Ctx {
                     return true;
                 }
                 let (admit, suppressed) = logs.throttle.admit(end_us, limit);
-                if suppressed > 0 {
+                if suppressed > 0 && logs.slow_on() {
                     self.log_buf.clear();
                     let utc = logs.utc.load(Ordering::Relaxed);
-                    slow::format_throttle_summary(&mut self.log_buf, end_us, suppressed, utc);
+                    let legacy = g.legacy_time.load(Ordering::Relaxed);
+                    slow::format_throttle_summary(
+                        &mut self.log_buf,
+                        end_us,
+                        suppressed,
+                        utc,
+                        legacy,
+                    );
                     logs.write_slow(&self.log_buf);
                 }
                 admit
@@ -214,6 +262,20 @@ pub fn log_failed_login(
             message.as_bytes(),
         );
         logs.write_general(&buf);
+    }
+    if logs.general_table_on() {
+        buf.clear();
+        let ip_host = if ip.is_empty() { "localhost" } else { "" };
+        logtable::format_general(
+            &mut buf,
+            now_us(),
+            &format!("{user}[{user}] @ {ip_host} [{ip}]"),
+            conn_id,
+            logs.server_id.load(Ordering::Relaxed),
+            "Connect",
+            message.as_bytes(),
+        );
+        logs.write_table(LogTable::General, &buf);
     }
     let who = audit::Who {
         user,

@@ -142,6 +142,8 @@ impl Ctx {
         let mut planner = Planner::new(&storage, self.db.as_deref(), text);
         planner.conn_coll = self.conn_coll;
         planner.only_full_group_by = self.sql_mode & sql_mode::ONLY_FULL_GROUP_BY != 0;
+        planner.log_tables = Some(&self.server.logs);
+        planner.tz_offset_s = self.tz_offset_s;
         let (planned, columns, types) = match stmt {
             Statement::Ast(ast) => match *ast {
                 ast::Statement::Query(q) => {
@@ -178,7 +180,11 @@ impl Ctx {
             param_count: planner.param_count.get(),
             columns: columns.into(),
             types: types.into(),
-            catalog_version: version,
+            catalog_version: if planner.uncacheable.get() {
+                Prepared::UNCACHEABLE
+            } else {
+                version
+            },
             kind,
             param_typed_columns: planner.param_typed_columns.get(),
         })
@@ -238,7 +244,7 @@ impl Ctx {
                 Ok(p) => {
                     let p = Arc::new(p);
                     // Bulk inserts rarely repeat their exact shape: don't fill the cache.
-                    if cacheable && norm.literals.len() <= 64 {
+                    if cacheable && norm.literals.len() <= 64 && p.reusable() {
                         self.server
                             .plans
                             .put(db, self.plan_flavor(), &norm.param_text, p.clone());
@@ -259,7 +265,7 @@ impl Ctx {
             return Err(MyError::parse("?", 1));
         }
         let p = Arc::new(self.plan_text(text, &[], kind)?);
-        if cacheable {
+        if cacheable && p.reusable() {
             self.server
                 .plans
                 .put(db, self.plan_flavor(), text, p.clone());

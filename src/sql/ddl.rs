@@ -1071,6 +1071,13 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
     for n in names {
         let (db, t) = super::planner::object_name(n)?;
         let db = resolve_db_name(ctx, db)?;
+        if let Some(log) = crate::observe::logtable::LogTable::named(&db, &t) {
+            ctx.server
+                .logs
+                .truncate_table(log)
+                .map_err(|e| MyError::storage_io(&e))?;
+            continue;
+        }
         let table = ctx
             .server
             .storage

@@ -72,6 +72,8 @@ pub struct Prepared {
     /// Result columns (shared: the wire layer keeps a reference per execution).
     pub columns: std::sync::Arc<[ColumnMeta]>,
     pub types: std::sync::Arc<[SqlType]>,
+    /// The catalog version it was planned against; [`Prepared::UNCACHEABLE`] for plans of
+    /// data fixed at plan time (the log tables), which are never reused.
     pub catalog_version: u64,
     pub kind: lexer::StatementKind,
     /// Planned with client parameters of unknown type in the result columns: executions
@@ -82,6 +84,14 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The `catalog_version` of a plan that must not be reused: no catalog has it, so the
+    /// plan cache never returns it and a prepared statement re-plans at each execution.
+    pub const UNCACHEABLE: u64 = u64::MAX;
+
+    pub fn reusable(&self) -> bool {
+        self.catalog_version != Prepared::UNCACHEABLE
+    }
+
     /// Does the plan read some table row by row, without an index? (Only table sources of
     /// the statement's own query blocks count, not derived tables.)
     pub fn plans_full_scan(planned: &Planned) -> bool {

@@ -51,6 +51,11 @@ pub struct Planner<'a> {
     pub outer_min_ref: Cell<usize>,
     /// A client parameter's (unknown) type went into a result column's type.
     pub param_typed_columns: Cell<bool>,
+    /// The query logs, for reading `mysql.slow_log` and `mysql.general_log`
+    /// (`log_output=TABLE`); None: those tables are not there.
+    pub log_tables: Option<&'a crate::observe::QueryLogs>,
+    /// The session's time zone offset (the log tables' TIMESTAMPs are shown in it).
+    pub tz_offset_s: i32,
 }
 
 /// Metadata flags of a table column, as column definitions report them.
@@ -125,6 +130,8 @@ impl<'a> Planner<'a> {
             outer_max_src: RefCell::new(Vec::new()),
             outer_min_ref: Cell::new(usize::MAX),
             param_typed_columns: Cell::new(false),
+            log_tables: None,
+            tz_offset_s: 0,
         }
     }
 
@@ -139,11 +146,42 @@ impl<'a> Planner<'a> {
             Some(d) => d,
             None => return Err(MyError::no_db()),
         };
+        if crate::observe::logtable::LogTable::named(&db, &t).is_some() {
+            return Err(MyError::new(
+                code::ER_CANT_LOCK_LOG_TABLE,
+                "You can't use locks with log tables",
+            ));
+        }
         // A missing database is reported as a missing table, as MySQL does.
         match self.storage.catalog.table(&db, &t) {
             Some(table) => Ok((db, table)),
             None => Err(MyError::no_such_table(&db, &t)),
         }
+    }
+
+    /// A read of `mysql.slow_log` or `mysql.general_log`: an in-memory table of the rows
+    /// logged so far (see `observe::logtable`), for this statement only.
+    fn log_table(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<Table>)>> {
+        use crate::observe::logtable::{self, LogTable};
+        let (db, t) = object_name(name)?;
+        let Some(db) = db.or_else(|| self.db.map(str::to_string)) else {
+            return Ok(None);
+        };
+        let (Some(which), Some(logs)) = (LogTable::named(&db, &t), self.log_tables) else {
+            return Ok(None);
+        };
+        self.uncacheable.set(true);
+        let data = logs
+            .read_table(which)
+            .map_err(|e| MyError::storage_io(&e))?;
+        let table = Table::new(which.def());
+        for row in logtable::parse(&table.def, &data, self.tz_offset_s) {
+            // No key: rows get hidden row ids, so there is nothing to collide with.
+            table
+                .load_committed(row, 0)
+                .map_err(|_| MyError::internal("cannot load a log table row"))?;
+        }
+        Ok(Some((db, Arc::new(table))))
     }
 
     fn table_scope(db: &str, alias: &str, table: &Table) -> ScopeSource {
@@ -195,7 +233,10 @@ impl<'a> Planner<'a> {
                 if !partitions.is_empty() {
                     return Err(MyError::not_supported("PARTITION"));
                 }
-                let (db, table) = self.resolve_table(name)?;
+                let (db, table) = match self.log_table(name)? {
+                    Some(t) => t,
+                    None => self.resolve_table(name)?,
+                };
                 let alias = alias
                     .as_ref()
                     .map(|a| ident(&a.name))

@@ -139,6 +139,10 @@ pub fn resolve_table(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Tabl
         Some(d) => d,
         None => return Err(MyError::no_db()),
     };
+    if let Some(log) = crate::observe::logtable::LogTable::named(&d, name) {
+        // The definition only (SHOW CREATE TABLE, DESCRIBE): reads go through the planner.
+        return Ok(Arc::new(Table::new(log.def())));
+    }
     ctx.server
         .storage
         .catalog

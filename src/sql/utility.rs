@@ -170,11 +170,6 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
             }
         }
     }
-    if let (true, Some(v)) = (id == vars::LOG_OUTPUT, value.as_ref())
-        && crate::observe::log_output_includes(&checked_text(v)?, "TABLE")
-    {
-        return Err(MyError::not_supported("log_output=TABLE"));
-    }
     sysvars::set_var(
         &server.globals,
         &mut ctx.vars,
