@@ -210,14 +210,20 @@ pub fn run_set(ctx: &mut Ctx, set: &ast::Set) -> XResult<Outcome> {
             assign(ctx, &parts, scope.as_ref(), value)?;
         }
         ast::Set::MultipleAssignments { assignments } => {
+            // "The most recent GLOBAL or SESSION modifier in the statement is used for
+            // following assignments that have no modifier" (MySQL's SET).
+            let mut scope = None;
             for a in assignments {
+                if a.scope.is_some() {
+                    scope = a.scope.clone();
+                }
                 let parts: Vec<String> = a
                     .name
                     .0
                     .iter()
                     .filter_map(|p| p.as_ident().map(|i| i.value.clone()))
                     .collect();
-                assign(ctx, &parts, a.scope.as_ref(), &a.value)?;
+                assign(ctx, &parts, scope.as_ref(), &a.value)?;
             }
         }
         ast::Set::ParenthesizedAssignments { .. } => {
