@@ -579,14 +579,19 @@ impl QueryLogs {
         }
     }
 
-    /// The contents of a log table's file, once every row handed over so far is written
-    /// (empty if the table has never been written).
-    pub fn read_table(&self, t: logtable::LogTable) -> std::io::Result<Vec<u8>> {
+    /// A log table's file, once every row handed over so far is in it.
+    fn written_table_file(&self, t: logtable::LogTable) -> PathBuf {
         let log = self.table(t);
         if let Some(s) = log.sink.get() {
             s.wait_all_written();
         }
-        let path = log.path.lock().clone();
+        log.path.lock().clone()
+    }
+
+    /// The contents of a log table's file, once every row handed over so far is written
+    /// (empty if the table has never been written).
+    pub fn read_table(&self, t: logtable::LogTable) -> std::io::Result<Vec<u8>> {
+        let path = self.written_table_file(t);
         match crate::session::threads::blocking(|| std::fs::read(&path)) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
             r => r,
@@ -596,11 +601,7 @@ impl QueryLogs {
     /// `TRUNCATE TABLE` of a log table: empties its file once the rows handed over so far
     /// are written (the writer appends, so it goes on at the new end).
     pub fn truncate_table(&self, t: logtable::LogTable) -> std::io::Result<()> {
-        let log = self.table(t);
-        if let Some(s) = log.sink.get() {
-            s.wait_all_written();
-        }
-        let path = log.path.lock().clone();
+        let path = self.written_table_file(t);
         crate::session::threads::blocking(|| {
             match std::fs::OpenOptions::new().write(true).open(&path) {
                 Ok(f) => f.set_len(0),
