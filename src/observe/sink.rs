@@ -1,28 +1,44 @@
 //! One log file and the thread that writes it.
 //!
 //! ```text
-//!  session ──format entry into its own buffer (no lock)──┐
-//!  session ──────────────────────────────────────────────┤  append: lock, memcpy, unlock
-//!  session ──────────────────────────────────────────────┘           │
-//!                                        ┌───────────── pending ◄────┘   (≤ capacity bytes)
-//!  writer thread: swap pending ↔ spare ──┘ → write(2) the batch → mark it written, wake waiters
+//!  session on CPU 0 ──format entry in its own buffer (no lock)──► stripe 0: lock, memcpy, unlock
+//!  session on CPU 1 ──────────────────────────────────────────► stripe 1: lock, memcpy, unlock
+//!                                 ┌──────────────── stripes (≤ capacity bytes in all) ◄──┘
+//!  writer thread: swap every stripe for an empty one at once (one batch) → merge them in
+//!  clock order → write(2) the batch → mark the batch written, wake waiters
 //! ```
 //!
-//! **The hand-over** is one byte buffer behind a mutex. A session formats its entry outside
-//! any lock and only copies the finished bytes in; the critical section is a `memcpy` and a
-//! few counters. The writer thread swaps the whole buffer out for an empty one and writes it
-//! with one `write(2)` — so each entry is whole in the file (appends of complete entries, in
-//! one order, by one thread), however many sessions log at once.
+//! **The hand-over** is one byte buffer per CPU ("stripe"), each behind its own mutex on its
+//! own cache line. A session formats its entry outside any lock and copies the finished
+//! bytes into the stripe of the CPU it runs on; the critical section is a `memcpy`, a clock
+//! reading and a push. Sessions on different CPUs never touch the same cache line, so a log
+//! that takes every statement costs no cache-line transfers between cores (with one shared
+//! buffer, the mutex's line moving between cores was most of the logs' cost: 250 ns per
+//! entry, `bench/results/2026-11-22-query-logs-append-profile.md`).
 //!
-//! **Bounded**: the pending buffer holds at most `capacity` bytes (an entry larger than that
-//! is still taken when the buffer is empty, so nothing is too big to log). When it is full, a
-//! session either waits for the writer ([`Full::Wait`], lossless: counted in `waits`) or
-//! drops its entry ([`Full::Drop`]: counted in `dropped`).
+//! **Order in the file**: the writer takes every stripe's lock at the same time and swaps
+//! them all (a batch is a consistent cut: an entry appended after another one finished is
+//! never in an earlier batch). Within a batch, it merges the stripes by the monotonic clock
+//! read under each stripe's lock, so entries are in the order they were handed over — one
+//! session's in its order, and an entry appended after another one returned after it. The
+//! writer writes each batch with one `write(2)`, so each entry is whole in the file however
+//! many sessions log at once.
 //!
-//! **Waking the writer**: a session wakes it only when it finds it asleep with nothing
-//! pending (or the buffer half full, or someone waiting on it). Once awake, the writer lets
+//! **Batches are numbered** from 1. [`Sink::append`] returns the number of the batch its
+//! entry is in; [`Sink::wait_written`] and [`Sink::wait_synced`] wait for a batch, and every
+//! entry appended before is in that batch or an earlier one.
+//!
+//! **Bounded**: the stripes hold at most `capacity` bytes together (each a share; an entry
+//! larger than its stripe's share is still taken when the stripe is empty, so nothing is too
+//! big to log). When a stripe is full, a session either waits for the writer to take the
+//! batch ([`Full::Wait`], lossless: counted in `waits`) or drops its entry ([`Full::Drop`]:
+//! counted in `dropped`).
+//!
+//! **Waking the writer**: a session wakes it only when it finds it asleep (or its stripe
+//! half full while the writer gathers, or it waits on it). Once awake, the writer lets
 //! entries gather for up to [`GATHER`] before it takes the batch, so on a busy server it is
-//! woken about once per `GATHER`, not once per entry.
+//! woken about once per `GATHER`, not once per entry. Both flags are atomics that change
+//! only then: appending reads them without writing a shared cache line.
 //!
 //! **Order of operations in the writer**: a reopen or a new path requested with
 //! [`Sink::reopen`] applies after the entries appended before the request are written, so
@@ -39,26 +55,31 @@
 //! limit, the oldest numbered files beyond it are deleted.
 //!
 //! **Shutdown**: [`Sink::shutdown`] writes what is pending, closes the file and joins the
-//! thread.
+//! thread; entries handed over after that are refused.
 
-use parking_lot::{Condvar, Mutex};
+use crossbeam_utils::CachePadded;
+use parking_lot::{Condvar, Mutex, MutexGuard};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long the writer lets entries gather after being woken. Long enough that the writer
 /// wakes rarely (each wake-up of a thread on a halted vCPU costs the sessions more than the
 /// write: 500 µs measured 0.87 against 0.96 for 5 ms with every statement audited), short
-/// enough that a half-full buffer is not reached at tens of MB/s. Waiters (SEMISYNCHRONOUS,
+/// enough that a half-full stripe is not reached at tens of MB/s. Waiters (SEMISYNCHRONOUS,
 /// FLUSH) do not wait for it.
 pub const GATHER: Duration = Duration::from_millis(5);
 /// How often a failed file is tried again, at most.
 pub const RETRY: Duration = Duration::from_secs(1);
+/// The smallest share of the capacity a stripe gets.
+const MIN_STRIPE_BYTES: u64 = 4096;
 
-/// What a session does when the pending buffer is full.
+/// What a session does when its stripe of the buffer is full.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Full {
     /// Wait for the writer (lossless).
@@ -90,24 +111,31 @@ pub struct SinkStats {
 /// known.
 pub type Header = Arc<Mutex<Vec<u8>>>;
 
-struct Pending {
+/// The entries handed over on one CPU since the last batch.
+#[derive(Default)]
+struct Stripe {
     buf: Vec<u8>,
-    /// Entries in `buf`.
-    entries: u64,
-    /// Entries ever appended; entry `n` (1-based) is in the file once `done >= n`.
-    appended: u64,
-    /// Entries the writer has finished with (written or lost).
+    /// Per entry, in the order appended: the clock (ns since the sink started, read under
+    /// the lock, so rising) and where the entry ends in `buf`.
+    index: Vec<(u64, usize)>,
+    /// The batch these entries will be written in.
+    batch: u64,
+    /// The sink is shut down: nothing more is taken.
+    closed: bool,
+}
+
+/// What the writer and the sessions that wait on it share (never touched by an append that
+/// has room).
+struct Ctl {
+    /// Batches the writer has finished with (written or lost): batch `n` is in the file once
+    /// `done >= n`.
     done: u64,
-    /// Entries made durable (fsynced) — for writers that sync.
+    /// Batches made durable (fsynced) — for writers that sync.
     synced: u64,
-    /// The highest entry number someone waits to see synced.
+    /// The highest batch someone waits to see synced.
     sync_wanted: u64,
-    /// Someone waits for `done`: write without gathering.
+    /// Someone waits for the writer: take the batch without gathering.
     urgent: bool,
-    /// The writer waits for work: the next entry into an empty buffer wakes it.
-    writer_asleep: bool,
-    /// The writer lets entries gather: a half-full buffer wakes it.
-    writer_gathering: bool,
     /// Reopen requests: a number bumped per request; `reopened` follows it.
     reopen_asked: u64,
     reopened: u64,
@@ -127,16 +155,40 @@ pub trait Transform: Send {
 pub struct Sink {
     /// For messages: "slow query log", "general query log", "audit log".
     pub what: &'static str,
-    pending: Mutex<Pending>,
+    stripes: Box<[CachePadded<Mutex<Stripe>>]>,
+    /// The batch being filled (every stripe's `batch`; changed only by the writer while it
+    /// holds every stripe).
+    batch: CachePadded<AtomicU64>,
+    /// The writer waits for work: the next append wakes it.
+    writer_asleep: AtomicBool,
+    /// The writer lets entries gather: a half-full stripe wakes it.
+    writer_gathering: AtomicBool,
+    ctl: Mutex<Ctl>,
     /// The writer waits here for work.
     work: Condvar,
-    /// Sessions wait here for room, for their entry to be written or synced, for a reopen.
+    /// Sessions wait here for room, for their batch to be written or synced, for a reopen.
     progress: Condvar,
+    /// The clock's zero for the entries' order.
+    epoch: Instant,
     capacity_bytes: AtomicU64,
     pub max_size_bytes: AtomicU64,
     pub max_files: AtomicU64,
     pub stats: SinkStats,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+/// How many stripes: one per CPU the system can have.
+fn stripe_count() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
+    (n.max(1) as usize).min(1024)
+}
+
+/// The stripe for the CPU the calling thread runs on now.
+fn my_stripe(count: usize) -> usize {
+    // SAFETY: sched_getcpu has no preconditions; it returns -1 on failure.
+    let cpu = unsafe { libc::sched_getcpu() };
+    (cpu.max(0) as usize) % count
 }
 
 impl Sink {
@@ -149,18 +201,25 @@ impl Sink {
         header: Header,
         transform: Option<Box<dyn Transform>>,
     ) -> std::io::Result<Arc<Sink>> {
+        let stripes = (0..stripe_count())
+            .map(|_| {
+                CachePadded::new(Mutex::new(Stripe {
+                    batch: 1,
+                    ..Stripe::default()
+                }))
+            })
+            .collect();
         let sink = Arc::new(Sink {
             what,
-            pending: Mutex::new(Pending {
-                buf: Vec::new(),
-                entries: 0,
-                appended: 0,
+            stripes,
+            batch: CachePadded::new(AtomicU64::new(1)),
+            writer_asleep: AtomicBool::new(false),
+            writer_gathering: AtomicBool::new(false),
+            ctl: Mutex::new(Ctl {
                 done: 0,
                 synced: 0,
                 sync_wanted: 0,
                 urgent: false,
-                writer_asleep: false,
-                writer_gathering: false,
                 reopen_asked: 0,
                 reopened: 0,
                 new_path: None,
@@ -168,7 +227,8 @@ impl Sink {
             }),
             work: Condvar::new(),
             progress: Condvar::new(),
-            capacity_bytes: AtomicU64::new(capacity_bytes.max(4096)),
+            epoch: Instant::now(),
+            capacity_bytes: AtomicU64::new(capacity_bytes.max(MIN_STRIPE_BYTES)),
             max_size_bytes: AtomicU64::new(0),
             max_files: AtomicU64::new(0),
             stats: SinkStats::default(),
@@ -184,79 +244,105 @@ impl Sink {
 
     pub fn set_capacity(&self, bytes: u64) {
         self.capacity_bytes
-            .store(bytes.max(4096), Ordering::Relaxed);
+            .store(bytes.max(MIN_STRIPE_BYTES), Ordering::Relaxed);
     }
 
-    /// Hands over one finished entry. Returns its number (for [`Sink::wait_written`]) or
-    /// None if it was dropped (full buffer with [`Full::Drop`], or the sink is stopped).
-    /// May block the calling thread when the buffer is full and `full` is [`Full::Wait`].
+    /// Each stripe's share of the capacity.
+    fn stripe_capacity(&self) -> usize {
+        let all = self.capacity_bytes.load(Ordering::Relaxed);
+        (all / self.stripes.len() as u64).max(MIN_STRIPE_BYTES) as usize
+    }
+
+    /// Hands over one finished entry. Returns the number of the batch it is in (for
+    /// [`Sink::wait_written`]) or None if it was dropped (full stripe with [`Full::Drop`],
+    /// or the sink is stopped). May block the calling thread when the stripe is full and
+    /// `full` is [`Full::Wait`].
     pub fn append(&self, entry: &[u8], full: Full) -> Option<u64> {
-        let capacity = self.capacity_bytes.load(Ordering::Relaxed) as usize;
-        let mut p = self.pending.lock();
-        if !p.buf.is_empty() && p.buf.len() + entry.len() > capacity {
+        let capacity = self.stripe_capacity();
+        let stripe = &self.stripes[my_stripe(self.stripes.len())];
+        let mut s = stripe.lock();
+        loop {
+            if s.closed {
+                return None;
+            }
+            if s.buf.is_empty() || s.buf.len() + entry.len() <= capacity {
+                break;
+            }
             if full == Full::Drop {
                 self.stats.dropped.fetch_add(1, Ordering::Relaxed);
                 return None;
             }
             self.stats.waits.fetch_add(1, Ordering::Relaxed);
-            p.urgent = true;
+            let batch = s.batch;
+            drop(s);
+            self.wait_taken(batch);
+            s = stripe.lock();
+        }
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        s.buf.extend_from_slice(entry);
+        let end = s.buf.len();
+        s.index.push((now, end));
+        let batch = s.batch;
+        drop(s);
+        // The writer sets `writer_asleep` and then looks at every stripe under its lock:
+        // either it saw this entry, or this load sees the flag set.
+        if self.writer_asleep.load(Ordering::SeqCst)
+            && self.writer_asleep.swap(false, Ordering::SeqCst)
+            || end > capacity / 2
+                && self.writer_gathering.load(Ordering::Relaxed)
+                && self.writer_gathering.swap(false, Ordering::Relaxed)
+        {
+            let _c = self.ctl.lock();
             self.work.notify_one();
-            crate::session::threads::blocking(|| {
-                while !p.stop && !p.buf.is_empty() && p.buf.len() + entry.len() > capacity {
-                    self.progress.wait(&mut p);
-                }
-            });
         }
-        if p.stop {
-            return None;
-        }
-        let was_empty = p.buf.is_empty();
-        p.buf.extend_from_slice(entry);
-        p.entries += 1;
-        p.appended += 1;
-        let n = p.appended;
-        if (p.writer_asleep && was_empty) || (p.writer_gathering && p.buf.len() > capacity / 2) {
-            p.writer_asleep = false;
-            p.writer_gathering = false;
-            self.work.notify_one();
-        }
-        Some(n)
+        Some(batch)
     }
 
-    /// Blocks until entry `n` has been written (or lost) — SEMISYNCHRONOUS.
-    pub fn wait_written(&self, n: u64) {
-        let mut p = self.pending.lock();
-        if p.done >= n {
-            return;
-        }
-        p.urgent = true;
+    /// Blocks until the writer has taken batch `batch` (its stripes have room again).
+    fn wait_taken(&self, batch: u64) {
+        let mut c = self.ctl.lock();
+        c.urgent = true;
         self.work.notify_one();
         crate::session::threads::blocking(|| {
-            while p.done < n && !p.stop {
-                self.progress.wait(&mut p);
+            while self.batch.load(Ordering::SeqCst) <= batch && !c.stop {
+                self.progress.wait(&mut c);
+            }
+        });
+    }
+
+    /// Blocks until batch `batch` has been written (or lost) — SEMISYNCHRONOUS.
+    pub fn wait_written(&self, batch: u64) {
+        let mut c = self.ctl.lock();
+        if c.done >= batch {
+            return;
+        }
+        c.urgent = true;
+        self.work.notify_one();
+        crate::session::threads::blocking(|| {
+            while c.done < batch && !c.stop {
+                self.progress.wait(&mut c);
             }
         });
     }
 
     /// Blocks until every entry handed over so far has been written (or lost).
     pub fn wait_all_written(&self) {
-        let n = self.pending.lock().appended;
-        self.wait_written(n);
+        self.wait_written(self.batch.load(Ordering::SeqCst));
     }
 
-    /// Blocks until entry `n` has been written and fsynced — SYNCHRONOUS. One fsync covers
-    /// every entry written before it: concurrent waiters share it.
-    pub fn wait_synced(&self, n: u64) {
-        let mut p = self.pending.lock();
-        if p.synced >= n {
+    /// Blocks until batch `batch` has been written and fsynced — SYNCHRONOUS. One fsync
+    /// covers every batch written before it: concurrent waiters share it.
+    pub fn wait_synced(&self, batch: u64) {
+        let mut c = self.ctl.lock();
+        if c.synced >= batch {
             return;
         }
-        p.urgent = true;
-        p.sync_wanted = p.sync_wanted.max(n);
+        c.urgent = true;
+        c.sync_wanted = c.sync_wanted.max(batch);
         self.work.notify_one();
         crate::session::threads::blocking(|| {
-            while p.synced < n && !p.stop {
-                self.progress.wait(&mut p);
+            while c.synced < batch && !c.stop {
+                self.progress.wait(&mut c);
             }
         });
     }
@@ -264,18 +350,18 @@ impl Sink {
     /// Closes and reopens the file (FLUSH LOGS, SIGHUP), or switches to `new_path`, after
     /// what is pending now is written. With `wait`, returns once that is done.
     pub fn reopen(&self, new_path: Option<PathBuf>, wait: bool) {
-        let mut p = self.pending.lock();
-        p.reopen_asked += 1;
+        let mut c = self.ctl.lock();
+        c.reopen_asked += 1;
         if new_path.is_some() {
-            p.new_path = new_path;
+            c.new_path = new_path;
         }
-        let asked = p.reopen_asked;
-        p.urgent = true;
+        let asked = c.reopen_asked;
+        c.urgent = true;
         self.work.notify_one();
         if wait {
             crate::session::threads::blocking(|| {
-                while p.reopened < asked && !p.stop {
-                    self.progress.wait(&mut p);
+                while c.reopened < asked && !c.stop {
+                    self.progress.wait(&mut c);
                 }
             });
         }
@@ -284,8 +370,8 @@ impl Sink {
     /// Writes what is pending, closes the file, stops the thread.
     pub fn shutdown(&self) {
         {
-            let mut p = self.pending.lock();
-            p.stop = true;
+            let mut c = self.ctl.lock();
+            c.stop = true;
             self.work.notify_one();
             self.progress.notify_all();
         }
@@ -293,6 +379,52 @@ impl Sink {
             let _ = h.join();
         }
     }
+
+    /// Whether any stripe holds entries (the writer, before it sleeps).
+    fn any_pending(&self) -> bool {
+        self.stripes.iter().any(|s| !s.lock().buf.is_empty())
+    }
+
+    /// Takes every stripe's entries at once as batch `batch` (swapping in the writer's empty
+    /// buffers), and starts the next batch. With `close`, the stripes take nothing more.
+    fn take_batch(&self, spare: &mut [Stripe], batch: u64, close: bool) {
+        let mut held: Vec<MutexGuard<'_, Stripe>> = self.stripes.iter().map(|s| s.lock()).collect();
+        for (s, out) in held.iter_mut().zip(spare.iter_mut()) {
+            std::mem::swap(&mut s.buf, &mut out.buf);
+            std::mem::swap(&mut s.index, &mut out.index);
+            s.batch = batch + 1;
+            s.closed |= close;
+        }
+        self.batch.store(batch + 1, Ordering::SeqCst);
+    }
+}
+
+/// The entries of one batch in clock order: `stripes` each in order, merged into `out`
+/// (or, when a single stripe has entries, that stripe's buffer as it is).
+fn merge<'a>(stripes: &'a [Stripe], out: &'a mut Vec<u8>) -> &'a [u8] {
+    let mut full = stripes.iter().filter(|s| !s.index.is_empty());
+    let Some(first) = full.next() else {
+        return &[];
+    };
+    if full.next().is_none() {
+        return &first.buf;
+    }
+    out.clear();
+    // (clock, stripe, entry in stripe), smallest first; a tie goes to the lower stripe.
+    let mut heap: BinaryHeap<Reverse<(u64, usize, usize)>> = stripes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.index.first().map(|&(t, _)| Reverse((t, i, 0))))
+        .collect();
+    while let Some(Reverse((_, i, k))) = heap.pop() {
+        let s = &stripes[i];
+        let start = if k == 0 { 0 } else { s.index[k - 1].1 };
+        out.extend_from_slice(&s.buf[start..s.index[k].1]);
+        if let Some(&(t, _)) = s.index.get(k + 1) {
+            heap.push(Reverse((t, i, k + 1)));
+        }
+    }
+    out
 }
 
 /// The writer thread's side: the open file and where it is.
@@ -334,51 +466,72 @@ impl Writer {
 
     fn run(mut self) {
         let sink = self.sink.clone();
-        let mut batch: Vec<u8> = Vec::new();
+        // The batch being taken, stripe by stripe, and the stripes merged.
+        let mut batch: Vec<Stripe> = (0..sink.stripes.len()).map(|_| Stripe::default()).collect();
+        let mut merged: Vec<u8> = Vec::new();
         loop {
-            let (entries, upto, reopen, new_path, sync, stop) = {
-                let mut p = sink.pending.lock();
+            let (number, reopen, new_path, sync, stop) = {
+                let mut c = sink.ctl.lock();
                 loop {
-                    let reopen = p.reopen_asked != p.reopened;
-                    if p.stop || reopen || !p.buf.is_empty() || p.sync_wanted > p.synced {
+                    if c.stop
+                        || c.urgent
+                        || c.reopen_asked != c.reopened
+                        || c.sync_wanted > c.synced
+                    {
                         break;
                     }
-                    p.writer_asleep = true;
-                    sink.work.wait(&mut p);
-                    p.writer_asleep = false;
+                    // Set before looking: an append either is seen here or sees the flag.
+                    sink.writer_asleep.store(true, Ordering::SeqCst);
+                    if sink.any_pending() {
+                        break;
+                    }
+                    sink.work.wait(&mut c);
                 }
-                if !p.stop && !p.urgent && p.reopen_asked == p.reopened {
+                sink.writer_asleep.store(false, Ordering::SeqCst);
+                if !c.stop && !c.urgent && c.reopen_asked == c.reopened {
                     // Let entries gather (see the module doc); an urgent request or a
-                    // half-full buffer ends the wait early.
-                    p.writer_gathering = true;
-                    let _ = sink.work.wait_for(&mut p, GATHER);
-                    p.writer_gathering = false;
+                    // half-full stripe ends the wait early.
+                    sink.writer_gathering.store(true, Ordering::Relaxed);
+                    let _ = sink.work.wait_for(&mut c, GATHER);
+                    sink.writer_gathering.store(false, Ordering::Relaxed);
                 }
-                std::mem::swap(&mut p.buf, &mut batch);
-                let entries = std::mem::take(&mut p.entries);
-                p.urgent = false;
-                let reopen = (p.reopen_asked != p.reopened).then_some(p.reopen_asked);
+                let number = sink.batch.load(Ordering::SeqCst);
+                sink.take_batch(&mut batch, number, c.stop);
+                // Sessions waiting for room have it now.
+                sink.progress.notify_all();
+                c.urgent = false;
+                let reopen = (c.reopen_asked != c.reopened).then_some(c.reopen_asked);
                 (
-                    entries,
-                    p.appended,
+                    number,
                     reopen,
-                    p.new_path.take(),
-                    p.sync_wanted > p.synced,
-                    p.stop,
+                    c.new_path.take(),
+                    c.sync_wanted > c.synced,
+                    c.stop,
                 )
             };
-            if !batch.is_empty() {
-                self.write(&batch, entries);
-                batch.clear();
+            let entries: usize = batch.iter().map(|s| s.index.len()).sum();
+            if entries > 0 {
+                let bytes = merge(&batch, &mut merged);
+                self.write(bytes, entries as u64);
             }
-            let synced = sync.then(|| {
-                // Entries up to `upto` are written; one fsync makes them all durable (or,
+            let capacity = sink.capacity_bytes.load(Ordering::Relaxed) as usize;
+            for s in &mut batch {
+                s.buf.clear();
+                s.index.clear();
+                if s.buf.capacity() > capacity * 2 {
+                    *s = Stripe::default();
+                }
+            }
+            if merged.capacity() > capacity * 2 {
+                merged = Vec::new();
+            }
+            if sync {
+                // Batches up to `number` are written; one fsync makes them all durable (or,
                 // if it fails, they are as lost as a failed write's).
                 if let Some(Err(e)) = self.file.as_ref().map(|f| f.sync_data()) {
                     self.failed("sync", &e);
                 }
-                upto
-            });
+            }
             if let Some(path) = new_path {
                 self.path = path;
             }
@@ -388,24 +541,19 @@ impl Writer {
                 self.retry_at = None;
             }
             {
-                let mut p = sink.pending.lock();
-                p.done = upto;
-                if let Some(s) = synced {
-                    p.synced = p.synced.max(s);
+                let mut c = sink.ctl.lock();
+                c.done = number;
+                if sync {
+                    c.synced = c.synced.max(number);
                 }
                 if let Some(r) = reopen {
-                    p.reopened = r;
+                    c.reopened = r;
                 }
                 sink.progress.notify_all();
             }
             if stop {
-                let p = sink.pending.lock();
-                if p.buf.is_empty() {
-                    break;
-                }
-            }
-            if batch.capacity() > (sink.capacity_bytes.load(Ordering::Relaxed) as usize) * 2 {
-                batch = Vec::new();
+                // The stripes were closed with this batch: nothing more can come.
+                break;
             }
         }
         if let Some(f) = self.file.take() {
@@ -621,6 +769,64 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_in_the_file_in_the_order_they_were_handed_over() {
+        // Each append is made under a lock that passes a number from thread to thread, so
+        // entry n+1 is handed over after entry n returned — from another thread, on
+        // whichever CPU: the file must hold 1, 2, 3, … in order.
+        let dir = tmpdir("order");
+        let path = dir.join("t.log");
+        let sink =
+            Sink::start("test log", path.clone(), 1 << 16, Header::default(), None).expect("start");
+        let next = Mutex::new(0u64);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                let (sink, next) = (&sink, &next);
+                s.spawn(move || {
+                    for _ in 0..5000 {
+                        let mut n = next.lock();
+                        *n += 1;
+                        assert!(
+                            sink.append(format!("{n}\n").as_bytes(), Full::Wait)
+                                .is_some()
+                        );
+                    }
+                });
+            }
+        });
+        sink.shutdown();
+        let text = std::fs::read_to_string(&path).expect("read");
+        let got: Vec<u64> = text.lines().map(|l| l.parse().expect("number")).collect();
+        assert_eq!(got, (1..=20_000).collect::<Vec<u64>>());
+        assert!(
+            sink.append(b"late\n", Full::Wait).is_none(),
+            "refused after shutdown"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn merge_orders_stripes_by_clock() {
+        let stripe = |entries: &[(u64, &str)]| {
+            let mut s = Stripe::default();
+            for (t, e) in entries {
+                s.buf.extend_from_slice(e.as_bytes());
+                s.index.push((*t, s.buf.len()));
+            }
+            s
+        };
+        let stripes = [
+            stripe(&[(1, "a"), (5, "bb"), (9, "c")]),
+            stripe(&[]),
+            stripe(&[(2, "dd"), (5, "e"), (10, "f")]),
+        ];
+        let mut out = Vec::new();
+        assert_eq!(merge(&stripes, &mut out), b"addbbecf");
+        let one = [stripe(&[]), stripe(&[(3, "xy"), (4, "z")])];
+        assert_eq!(merge(&one, &mut out), b"xyz");
+        assert_eq!(merge(&[stripe(&[])], &mut out), b"");
+    }
+
+    #[test]
     fn drop_policy_counts_what_it_drops() {
         let dir = tmpdir("drop");
         let path = dir.join("t.log");
@@ -731,7 +937,7 @@ mod tests {
                             .append(format!("{t} {i}\n").as_bytes(), Full::Wait)
                             .expect("taken");
                         sink.wait_synced(n);
-                        assert!(sink.pending.lock().synced >= n);
+                        assert!(sink.ctl.lock().synced >= n);
                     }
                 });
             }
