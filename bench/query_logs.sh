@@ -10,6 +10,8 @@
 #     everything against off;
 #   - the same for a private MariaDB 10.11 (slow log, general log; MariaDB's audit plugin is
 #     not part of the bars).
+# Before each workload, one run with the logs off warms the server up (not counted); the
+# pairs then alternate which side runs first.
 #   bench/query_logs.sh [SECONDS] [REPS] [PARTS]
 # PARTS: any of "quire mariadb" (default both). Run from the project root after
 # `cargo build --release`. Ports: QUIRE_PORT (13330), MARIADB_PORT (23330). The log files
@@ -28,11 +30,14 @@ med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1
 measure() {
   local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 on=() off=() x y
   for r in $(seq "$reps"); do
+    # Odd runs on then off, even runs off then on: a drift in the server's speed (it is
+    # still warming up after the load) does not favour either side.
+    if (( r % 2 == 0 )); then y=$(tps "$port" "$wl" "$th"); fi
     mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
     x=$(tps "$port" "$wl" "$th")
     mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
     clean_logs "$port"
-    y=$(tps "$port" "$wl" "$th")
+    if (( r % 2 == 1 )); then y=$(tps "$port" "$wl" "$th"); fi
     echo "  $name $wl t=$th run $r: on $x off $y"
     on+=("$x"); off+=("$y")
   done
@@ -87,6 +92,7 @@ if [[ " $parts " == *" quire "* ]]; then
   echo "== Quire: each log on against all off"
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
+    echo "  warm-up, logs off: $(tps "$qport" "$wl" "$th") tps (not counted)"
     measure "Quire slow log (long_query_time=0)" "$qport" "$SLOW_ON" "$QOFF" "$wl" "$th"
     measure "Quire general log" "$qport" "$GEN_ON" "$QOFF" "$wl" "$th"
     measure "Quire audit log (ASYNCHRONOUS)" "$qport" "$AUDIT_ON" "$QOFF" "$wl" "$th"
@@ -106,6 +112,7 @@ if [[ " $parts " == *" mariadb "* ]]; then
   echo "== MariaDB: each log on against all off"
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
+    echo "  warm-up, logs off: $(tps "$mport" "$wl" "$th") tps (not counted)"
     measure "MariaDB slow log (long_query_time=0)" "$mport" "$SLOW_ON" "$OFF" "$wl" "$th"
     measure "MariaDB general log" "$mport" "$GEN_ON" "$OFF" "$wl" "$th"
   done

@@ -5,6 +5,7 @@
 //! Nothing here is locked on a statement's hot path except reads of small structures.
 
 use crate::config::GlobalVars;
+use crate::observe::percpu::Counter;
 use crate::sql::cache::PlanCache;
 use crate::storage::Storage;
 use parking_lot::{Mutex, RwLock};
@@ -69,16 +70,18 @@ impl SessionShared {
 pub const KILL_QUERY: u8 = 1;
 pub const KILL_CONNECTION: u8 = 2;
 
+/// `SHOW GLOBAL STATUS` counters. Those bumped by every statement or packet are per-CPU
+/// ([`Counter`]); the rest are rare.
 #[derive(Default)]
 pub struct Status {
     pub connections: AtomicU64,
     pub aborted_connects: AtomicU64,
     pub aborted_clients: AtomicU64,
-    pub questions: AtomicU64,
-    pub queries: AtomicU64,
-    pub slow_queries: AtomicU64,
-    pub bytes_received: AtomicU64,
-    pub bytes_sent: AtomicU64,
+    pub questions: Counter,
+    pub queries: Counter,
+    pub slow_queries: Counter,
+    pub bytes_received: Counter,
+    pub bytes_sent: Counter,
     pub threads_created: AtomicU64,
 }
 

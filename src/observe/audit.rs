@@ -274,10 +274,8 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
         out.extend_from_slice(b"\\u00");
         out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
     };
-    out.push(b'"');
-    for chunk in s.utf8_chunks() {
-        let mut rest = chunk.valid().as_bytes();
-        // Runs that need no escape are copied whole.
+    // Valid UTF-8, escaped; runs that need no escape are copied whole.
+    let valid = |out: &mut Vec<u8>, mut rest: &[u8]| {
         while let Some(i) = rest
             .iter()
             .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f)
@@ -294,8 +292,17 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
             rest = rest.get(i + 1..).unwrap_or_default();
         }
         out.extend_from_slice(rest);
-        for &b in chunk.invalid() {
-            hex_escape(out, b);
+    };
+    out.push(b'"');
+    if s.is_ascii() {
+        // The usual case, checked many bytes at a time.
+        valid(out, s);
+    } else {
+        for chunk in s.utf8_chunks() {
+            valid(out, chunk.valid().as_bytes());
+            for &b in chunk.invalid() {
+                hex_escape(out, b);
+            }
         }
     }
     out.push(b'"');

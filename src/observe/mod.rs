@@ -54,6 +54,7 @@
 pub mod audit;
 pub mod general;
 pub mod logtable;
+pub mod percpu;
 pub mod sink;
 pub mod slow;
 

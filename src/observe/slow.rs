@@ -138,7 +138,7 @@ pub fn verdict(
     query_us: u64,
     s: &SlowSettings,
     g: &SlowGlobals,
-    statement_no: u64,
+    statement_no: impl FnOnce() -> u64,
 ) -> Verdict {
     if !s.session_on || (rec.admin && !g.log_admin.load(Ordering::Relaxed)) {
         return Verdict::Skip;
@@ -154,7 +154,7 @@ pub fn verdict(
     if rec.rows_examined < s.min_examined_row_limit {
         return Verdict::Skip;
     }
-    if s.rate_limit > 1 && query_us <= s.always_us && !statement_no.is_multiple_of(s.rate_limit) {
+    if s.rate_limit > 1 && query_us <= s.always_us && !statement_no().is_multiple_of(s.rate_limit) {
         return Verdict::Skip;
     }
     v
@@ -364,27 +364,31 @@ mod tests {
             ..SlowSettings::default()
         };
         let mut r = rec();
-        assert_eq!(verdict(&r, 999, &s, &g, 1), Verdict::Skip);
-        assert_eq!(verdict(&r, 1001, &s, &g, 1), Verdict::Slow);
+        assert_eq!(verdict(&r, 999, &s, &g, || 1), Verdict::Skip);
+        assert_eq!(verdict(&r, 1001, &s, &g, || 1), Verdict::Slow);
         r.no_index_used = true;
-        assert_eq!(verdict(&r, 10, &s, &g, 1), Verdict::Skip);
+        assert_eq!(verdict(&r, 10, &s, &g, || 1), Verdict::Skip);
         g.not_using_indexes.store(true, Ordering::Relaxed);
-        assert_eq!(verdict(&r, 10, &s, &g, 1), Verdict::NoIndex);
+        assert_eq!(verdict(&r, 10, &s, &g, || 1), Verdict::NoIndex);
         s.min_examined_row_limit = 2;
-        assert_eq!(verdict(&r, 5000, &s, &g, 1), Verdict::Skip);
+        assert_eq!(verdict(&r, 5000, &s, &g, || 1), Verdict::Skip);
         s.min_examined_row_limit = 0;
         r.admin = true;
-        assert_eq!(verdict(&r, 5000, &s, &g, 1), Verdict::Skip);
+        assert_eq!(verdict(&r, 5000, &s, &g, || 1), Verdict::Skip);
         g.log_admin.store(true, Ordering::Relaxed);
-        assert_eq!(verdict(&r, 5000, &s, &g, 1), Verdict::Slow);
+        assert_eq!(verdict(&r, 5000, &s, &g, || 1), Verdict::Slow);
         s.long_query_us = 0;
         s.rate_limit = 3;
         s.always_us = 100;
-        let kept = (1..=30).filter(|n| verdict(&r, 5, &s, &g, *n) != Verdict::Skip);
+        let kept = (1..=30).filter(|n| verdict(&r, 5, &s, &g, || *n) != Verdict::Skip);
         assert_eq!(kept.count(), 10);
-        assert_eq!(verdict(&r, 101, &s, &g, 1), Verdict::Slow, "always logged");
+        assert_eq!(
+            verdict(&r, 101, &s, &g, || 1),
+            Verdict::Slow,
+            "always logged"
+        );
         s.session_on = false;
-        assert_eq!(verdict(&r, 101, &s, &g, 1), Verdict::Skip);
+        assert_eq!(verdict(&r, 101, &s, &g, || 1), Verdict::Skip);
     }
 
     #[test]

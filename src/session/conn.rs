@@ -585,7 +585,7 @@ where
             ctx.server
                 .status
                 .bytes_received
-                .fetch_add(payload.len() as u64 + 4, Ordering::Relaxed);
+                .add(payload.len() as u64 + 4);
             let keep = self.dispatch(ctx, cmd, &payload).await;
             ctx.clear_kill_query();
             *ctx.shared.command.lock() = "Sleep";
@@ -598,7 +598,7 @@ where
                 return false;
             }
             let n = self.writer.buffered_len() as u64;
-            ctx.server.status.bytes_sent.fetch_add(n, Ordering::Relaxed);
+            ctx.server.status.bytes_sent.add(n);
             if self.writer.flush(&mut self.out).await.is_err() {
                 return false;
             }
@@ -633,10 +633,7 @@ where
                 let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
                 match journal.submit_direct(d.what, direct, journal.ack_mode(), may_lead()) {
                     Ok(()) => {
-                        ctx.server
-                            .status
-                            .bytes_sent
-                            .fetch_add(len, Ordering::Relaxed);
+                        ctx.server.status.bytes_sent.add(len);
                         self.pending = Some((ack, mark.seq()));
                         return true;
                     }
@@ -669,7 +666,7 @@ where
         let caps = self.caps;
         match cmd {
             com::QUERY => {
-                ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
+                ctx.server.status.questions.add(1);
                 let raw = proto::parse_com_query(payload);
                 let text = lexer::decode_wire_text(raw);
                 // A NUL ends the query text (mysqlslap sends one).
@@ -694,7 +691,7 @@ where
                 let n = pieces.len();
                 for (i, (s, e)) in pieces.into_iter().enumerate() {
                     let stmt = text.get(s..e).unwrap_or("");
-                    ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
+                    ctx.server.status.queries.add(1);
                     ctx.rec
                         .begin(if i == 0 { payload.len() as u64 + 4 } else { 0 });
                     ctx.log_command("Query", stmt.as_bytes());
@@ -753,11 +750,11 @@ where
             com::STATISTICS => {
                 let s = &ctx.server.status;
                 let uptime = ctx.server.started.elapsed().as_secs().max(1);
-                let q = s.questions.load(Ordering::Relaxed);
+                let q = s.questions.get();
                 let text = format!(
                     "Uptime: {uptime}  Threads: {}  Questions: {q}  Slow queries: {}  Opens: 0  Flush tables: 1  Open tables: 0  Queries per second avg: {:.3}",
                     ctx.server.sessions.lock().len(),
-                    s.slow_queries.load(Ordering::Relaxed),
+                    s.slow_queries.get(),
                     q as f64 / uptime as f64
                 );
                 self.writer.packet(text.as_bytes());
@@ -1027,8 +1024,8 @@ where
         let caps = self.caps;
         ctx.rec.begin(payload.len() as u64 + 4);
         ctx.rec.prepared = true;
-        ctx.server.status.questions.fetch_add(1, Ordering::Relaxed);
-        ctx.server.status.queries.fetch_add(1, Ordering::Relaxed);
+        ctx.server.status.questions.add(1);
+        ctx.server.status.queries.add(1);
         let Ok(id) = proto::parse_stmt_id(payload) else {
             proto::write_my_error(
                 &mut self.writer,

@@ -63,10 +63,7 @@ impl Ctx {
         let end_us = now_us();
         let query_us = (end_us - self.rec.start_us).max(0) as u64;
         if self.slow.long_query_us == 0 || query_us > self.slow.long_query_us {
-            self.server
-                .status
-                .slow_queries
-                .fetch_add(1, Ordering::Relaxed);
+            self.server.status.slow_queries.add(1);
         }
         let (slow_file, slow_table) =
             (self.server.logs.slow_on(), self.server.logs.slow_table_on());
@@ -135,8 +132,8 @@ impl Ctx {
     /// summary entry when one is due).
     fn slow_wanted(&mut self, end_us: i64, query_us: u64) -> bool {
         let logs = &self.server.logs;
-        let no = self.server.status.queries.load(Ordering::Relaxed);
         let g = &logs.slow_globals;
+        let no = || self.server.status.queries.get();
         match slow::verdict(&self.rec, query_us, &self.slow, g, no) {
             Verdict::Skip => false,
             Verdict::Slow => true,

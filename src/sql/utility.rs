@@ -357,8 +357,8 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
             "Aborted_connects",
             st.aborted_connects.load(Ordering::Relaxed),
         ),
-        ("Bytes_received", st.bytes_received.load(Ordering::Relaxed)),
-        ("Bytes_sent", st.bytes_sent.load(Ordering::Relaxed)),
+        ("Bytes_received", st.bytes_received.get()),
+        ("Bytes_sent", st.bytes_sent.get()),
         ("Connections", st.connections.load(Ordering::Relaxed)),
         (
             "Innodb_purge_versions",
@@ -368,9 +368,9 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
                 .versions_purged
                 .load(Ordering::Relaxed),
         ),
-        ("Queries", st.queries.load(Ordering::Relaxed)),
-        ("Questions", st.questions.load(Ordering::Relaxed)),
-        ("Slow_queries", st.slow_queries.load(Ordering::Relaxed)),
+        ("Queries", st.queries.get()),
+        ("Questions", st.questions.get()),
+        ("Slow_queries", st.slow_queries.get()),
         ("Threads_cached", ctx.server.conn_threads.cached() as u64),
         ("Threads_connected", sessions),
         (

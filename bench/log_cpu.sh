@@ -1,0 +1,47 @@
+#!/bin/bash
+# CPU per query with a log switched on against all logs off, on one Quire: alternating
+# sysbench runs; for each run the whole machine's busy time (/proc/stat) and Quire's own
+# (/proc/PID/stat) divided by the queries run. sysbench's share (whole minus Quire) does the
+# same work per query in both, so Quire's CPU over sysbench's is steady when the machine's
+# speed drifts (the tps of "off" runs alone spreads ±10 % here), and
+#   (1 + off ratio) / (1 + on ratio)
+# is the throughput ratio the extra CPU predicts on 2 cores shared with sysbench.
+#   bench/log_cpu.sh WORKLOAD THREADS SECONDS REPS 'SET GLOBAL …'
+# e.g. bench/log_cpu.sh oltp_point_select 64 8 5 'SET GLOBAL audit_log=ON'
+set -eu
+wl=$1; th=$2; secs=$3; reps=$4; on_sql=$5
+port=${QUIRE_PORT:-13340}
+. "$(dirname "$0")/lib.sh"
+start_quire "$port" "$tmp/quire" >/dev/null
+"$shared/pair.sh" prepare "127.0.0.1:$port:sb:sb" >/dev/null
+pid=$(pgrep -f "target/release/quire.*$port" | head -1)
+mkdir -p "$tmp/logs"
+m() { mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$1"; }
+m "SET GLOBAL slow_query_log_file='$tmp/logs/slow.log', general_log_file='$tmp/logs/general.log', audit_log_file='$tmp/logs/audit.log'"
+OFF="SET GLOBAL slow_query_log=OFF, general_log=OFF, audit_log=OFF, long_query_time=10"
+busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }
+mine() { awk '{print $14+$15}' "/proc/$pid/stat"; }
+# one: prints "tps all_us quire_us" for one run
+one() {
+  local b1 q1 out
+  b1=$(busy); q1=$(mine)
+  out=$(sysbench "$wl" --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sb \
+    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$th" \
+    --time="$secs" run 2>&1)
+  awk -v b=$(( $(busy) - b1 )) -v q=$(( $(mine) - q1 )) -v hz="$(getconf CLK_TCK)" '
+    /transactions:/ {gsub(/[(]/, "", $3); tps = $3}
+    /queries:/ && !n {n = $2}
+    END {printf "%s %.3f %.3f\n", tps, b * 1e6 / hz / n, q * 1e6 / hz / n}' <<<"$out"
+}
+echo "Quire $(git rev-parse --short HEAD); $wl t=$th ${secs} s x $reps; on: $on_sql"
+est=()
+for r in $(seq "$reps"); do
+  m "$OFF"; read -r t0 a0 q0 < <(one)
+  m "$on_sql"; read -r t1 a1 q1 < <(one)
+  m "$OFF"; rm -f "$tmp/logs"/*; m "FLUSH LOGS"
+  e=$(awk -v a0="$a0" -v q0="$q0" -v a1="$a1" -v q1="$q1" \
+    'BEGIN {r0 = q0 / (a0 - q0); r1 = q1 / (a1 - q1); printf "%.3f", (1 + r0) / (1 + r1)}')
+  echo "  run $r: off $t0 tps, Quire $q0 of $a0 us/query | on $t1 tps, Quire $q1 of $a1 us/query | predicted ratio $e"
+  est+=("$e")
+done
+printf '%s\n' "${est[@]}" | sort -g | awk '{v[NR]=$1} END{printf "median predicted ratio on/off: %s\n", (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'
