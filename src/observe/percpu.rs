@@ -50,12 +50,6 @@ impl Counter {
     }
 }
 
-impl std::fmt::Debug for Counter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.get())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
