@@ -83,7 +83,7 @@ pub enum Finished {
 impl Cache {
     pub fn new(journal: &Arc<Journal>, conn_id: u32, private: Option<u32>) -> Cache {
         let s = &journal.settings;
-        journal.stats.cache_use.fetch_add(1, Ordering::Relaxed);
+        journal.stats.cache_use.add(1);
         Cache {
             buf: journal.new_buffer(),
             journal: journal.clone(),

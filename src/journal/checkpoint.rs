@@ -14,8 +14,10 @@
 //!    gate. DDL waited for one writer round trip.
 //! 4. On a thread of its own at a lower priority (nice 10), read every table at the
 //!    snapshot (which keeps purge away from the versions it reads) and write
-//!    `quire_checkpoint.NNNNNN.tmp`, its write-back paced so that commits' fsyncs do not
-//!    queue behind it ([`super::writer::Writeback`]); fsync it, rename it, fsync the
+//!    `quire_checkpoint.NNNNNN.tmp` past the page cache, 1 MB per write
+//!    ([`super::direct::Appender`]; where the file system has no direct I/O, through the
+//!    cache with its write-back paced in 1 MB steps, [`super::writer::Writeback`]), so that
+//!    commits' fsyncs do not queue behind a large write-back; fsync it, rename it, fsync the
 //!    directory.
 //! 5. Keep the newest two checkpoints, delete older ones. Journal files before the older
 //!    kept checkpoint's P are no longer needed by recovery: with `log_bin=OFF` they are
@@ -267,24 +269,65 @@ fn capture(catalog: &Catalog) -> Vec<DbImage> {
         .collect()
 }
 
+/// Where a checkpoint's bytes go: past the page cache where the file system allows it,
+/// else through it, with the write-back paced.
+enum Sink {
+    Direct(super::direct::Appender),
+    Buffered(std::io::BufWriter<File>, super::writer::Writeback),
+}
+
 /// Writes a checkpoint file, checksumming as it goes.
 struct Out {
-    w: std::io::BufWriter<File>,
+    w: Sink,
     crc: crc32fast::Hasher,
     written: u64,
-    writeback: super::writer::Writeback,
 }
 
 impl Out {
+    fn create(path: &Path) -> std::io::Result<Out> {
+        let w = match super::direct::Appender::create(path) {
+            Ok(a) => Sink::Direct(a),
+            Err(_) => Sink::Buffered(
+                std::io::BufWriter::with_capacity(1 << 20, File::create(path)?),
+                Default::default(),
+            ),
+        };
+        Ok(Out {
+            w,
+            crc: crc32fast::Hasher::new(),
+            written: 0,
+        })
+    }
+
     fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.crc.update(b);
-        self.w.write_all(b)?;
         self.written += b.len() as u64;
-        if self.writeback.due(self.written) {
-            self.w.flush()?;
-            self.writeback.written(self.w.get_ref(), self.written);
+        match &mut self.w {
+            Sink::Direct(a) => a.write_all(b),
+            Sink::Buffered(w, writeback) => {
+                w.write_all(b)?;
+                if writeback.due(self.written) {
+                    w.flush()?;
+                    writeback.written(w.get_ref(), self.written);
+                }
+                Ok(())
+            }
         }
-        Ok(())
+    }
+
+    /// The checksum of everything put, written last; the file, for the caller to sync.
+    fn finish(self) -> std::io::Result<File> {
+        let crc = self.crc.clone().finalize();
+        match self.w {
+            Sink::Direct(mut a) => {
+                a.write_all(&crc.to_le_bytes())?;
+                a.finish()
+            }
+            Sink::Buffered(mut w, _) => {
+                w.write_all(&crc.to_le_bytes())?;
+                w.into_inner().map_err(|e| e.into_error())
+            }
+        }
     }
 
     fn record(&mut self, kind: u8, parts: &[&[u8]]) -> std::io::Result<()> {
@@ -306,12 +349,7 @@ fn write_file(
     dbs: &[DbImage],
 ) -> std::io::Result<u64> {
     let tmp = dir.join(format!("{}.tmp", file_name(no)));
-    let mut out = Out {
-        w: std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
-        crc: crc32fast::Hasher::new(),
-        written: 0,
-        writeback: Default::default(),
-    };
+    let mut out = Out::create(&tmp)?;
     out.put(MAGIC)?;
     out.put(&pos.file.to_le_bytes())?;
     out.put(&pos.offset.to_le_bytes())?;
@@ -361,9 +399,7 @@ fn write_file(
         }
     }
     out.record(REC_END, &[])?;
-    let crc = out.crc.clone().finalize();
-    out.w.write_all(&crc.to_le_bytes())?;
-    let f = out.w.into_inner().map_err(|e| e.into_error())?;
+    let f = out.finish()?;
     f.sync_all()?;
     drop(f);
     std::fs::rename(&tmp, dir.join(file_name(no)))?;

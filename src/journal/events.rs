@@ -524,21 +524,17 @@ impl EventBuf {
             b.push(0);
         }
         put_lenenc(b, t.columns.len() as u64);
-        let mut meta = Vec::new();
+        let mut meta_len = 0;
         for (ty, _) in t.columns {
             let (code, m) = column_type(ty);
             b.push(code);
-            meta.extend_from_slice(&m);
+            meta_len += m.len();
         }
-        put_lenenc(b, meta.len() as u64);
-        b.extend_from_slice(&meta);
-        let mut nulls = vec![0u8; t.columns.len().div_ceil(8)];
-        for (i, (_, nullable)) in t.columns.iter().enumerate() {
-            if *nullable {
-                nulls[i / 8] |= 1 << (i % 8);
-            }
+        put_lenenc(b, meta_len as u64);
+        for (ty, _) in t.columns {
+            b.extend_from_slice(&column_type(ty).1);
         }
-        b.extend_from_slice(&nulls);
+        put_bitmap(b, t.columns.iter().map(|(_, nullable)| *nullable));
         self.end();
     }
 
@@ -580,9 +576,9 @@ impl EventBuf {
         b.extend_from_slice(&t.table_id.to_le_bytes()[..6]);
         b.extend_from_slice(&0u16.to_le_bytes());
         put_lenenc(b, t.columns.len() as u64);
-        b.extend_from_slice(&bitmap(before));
+        put_bitmap(b, before.iter().copied());
         if kind == RowsKind::Update {
-            b.extend_from_slice(&bitmap(after));
+            put_bitmap(b, after.iter().copied());
         }
     }
 
@@ -666,12 +662,13 @@ fn seal(ev: &mut [u8], at: u64, checksum: bool) {
     }
 }
 
-fn bitmap(bits: &[bool]) -> Vec<u8> {
-    let mut v = vec![0u8; bits.len().div_ceil(8)];
-    for (i, _) in bits.iter().enumerate().filter(|(_, b)| **b) {
-        v[i / 8] |= 1 << (i % 8);
+/// Append `bits` as a bitmap, bit 0 of byte 0 first.
+fn put_bitmap(b: &mut Vec<u8>, bits: impl ExactSizeIterator<Item = bool>) {
+    let at = b.len();
+    b.resize(at + bits.len().div_ceil(8), 0);
+    for (i, _) in bits.enumerate().filter(|(_, x)| *x) {
+        b[at + i / 8] |= 1 << (i % 8);
     }
-    v
 }
 
 fn put_lenenc(b: &mut Vec<u8>, v: u64) {
@@ -708,9 +705,13 @@ pub(crate) fn blob_pack_len(size: BlobSize) -> u8 {
     }
 }
 
+/// A column's Table_map metadata: at most 2 bytes.
+pub type ColumnMeta = smallvec::SmallVec<[u8; 2]>;
+
 /// A column's binlog type code and Table_map metadata.
-pub fn column_type(ty: &SqlType) -> (u8, Vec<u8>) {
+pub fn column_type(ty: &SqlType) -> (u8, ColumnMeta) {
     use SqlType as T;
+    use smallvec::smallvec as vec;
     match ty {
         T::Int { width, .. } => (
             match width {
@@ -733,9 +734,10 @@ pub fn column_type(ty: &SqlType) -> (u8, Vec<u8>) {
             let l = byte_len(ty, *len);
             (254, vec![254 ^ ((l & 0x300) >> 4) as u8, (l & 0xFF) as u8])
         }
-        T::VarChar { len, .. } | T::VarBinary { len } => {
-            (15, byte_len(ty, *len).to_le_bytes()[..2].to_vec())
-        }
+        T::VarChar { len, .. } | T::VarBinary { len } => (
+            15,
+            ColumnMeta::from_slice(&byte_len(ty, *len).to_le_bytes()[..2]),
+        ),
         T::Text { size, .. } | T::Blob { size } => (252, vec![blob_pack_len(*size)]),
         T::Json => (252, vec![4]),
         T::Date => (10, vec![]),

@@ -210,7 +210,8 @@ impl Replay {
                 .iter()
                 .zip(&map.columns)
                 .all(|((ty, _), (code, meta))| {
-                    super::events::column_type(ty) == (*code, meta.clone())
+                    let (c, m) = super::events::column_type(ty);
+                    c == *code && m[..] == meta[..]
                 });
         if !same {
             return Err(format!(

@@ -38,8 +38,12 @@ fn table_map(t: &Table) -> TableMap<'_> {
     }
 }
 
+/// Which columns an image carries (no allocation for up to 64 columns).
+type Columns = smallvec::SmallVec<[bool; 64]>;
+
 /// The before image's columns under MINIMAL: the primary key (all columns without one).
-fn key_columns(t: &Table) -> Vec<bool> {
+fn key_columns(t: &Table) -> Columns {
+    use smallvec::smallvec as vec;
     let n = t.binlog_columns.len();
     match &t.def.primary {
         Some(pk) => {
@@ -97,8 +101,9 @@ fn encode_run(
     let t = table_map(table);
     c.buf.table_map(timestamp, &t);
     c.event_done()?;
+    use smallvec::smallvec as vec;
     let n = t.columns.len();
-    let all = vec![true; n];
+    let all: Columns = vec![true; n];
     let before_cols = if minimal && kind != RowsKind::Write {
         key_columns(table)
     } else {
@@ -106,7 +111,7 @@ fn encode_run(
     };
     // MINIMAL updates: the after image carries the columns any row of the run changed.
     let after_cols = if minimal && kind == RowsKind::Update {
-        let mut v = vec![false; n];
+        let mut v: Columns = vec![false; n];
         for w in run {
             if let (Some(b), Some(a)) = (&w.before, &w.after) {
                 for (c, x) in v.iter_mut().enumerate() {

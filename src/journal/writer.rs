@@ -22,9 +22,10 @@
 //!
 //! One at a time holds the *role* (the active file and the group buffer) and writes
 //! everything queued, in queue order: usually the writer thread, which takes the role when
-//! woken for work. A session whose commit waits for an fsync and finds the writer thread
-//! waiting for work (so nobody is writing) takes the role itself instead of waking it —
-//! unless the server is busy (commits were queued during the last group's fsync: the writer
+//! woken for work. A session whose autocommit statement's commit waits for an fsync and
+//! finds the writer thread waiting for work (so nobody is writing) takes the role itself
+//! instead of waking it (not for an explicit transaction's COMMIT: see
+//! [`crate::session::commit::may_lead`]) — unless the server is busy (commits were queued during the last group's fsync: the writer
 //! thread paces those groups) — and writes the queue up to the next control item (rotation,
 //! checkpoint …, left to the writer thread) on its own thread: under a light load a commit
 //! costs no thread hand-off, only the fsync. Sessions that find the role taken queue their
@@ -159,8 +160,9 @@ pub struct Stats {
     pub groups: AtomicU64,
     pub fsyncs: AtomicU64,
     pub bytes_written: AtomicU64,
-    /// Transactions encoded in a binlog cache / those that spilled to a file.
-    pub cache_use: AtomicU64,
+    /// Transactions encoded in a binlog cache (bumped by sessions: per CPU) / those that
+    /// spilled to a file.
+    pub cache_use: crate::observe::percpu::Counter,
     pub cache_disk_use: AtomicU64,
 }
 

@@ -237,6 +237,8 @@ struct Conn<R, W> {
     /// Where the response of the command's current statement begins in `writer`.
     stmt_mark: Mark,
     multi_statements: bool,
+    /// Empty column lists for a new responder (an `Arc` of nothing still allocates).
+    no_cols: (Arc<[ColumnMeta]>, Arc<[SqlType]>),
 }
 
 /// Accept connections on TCP and the Unix socket until SIGINT/SIGTERM.
@@ -463,6 +465,7 @@ where
         ack_fd: None,
         pending: None,
         stmt_mark: Mark::default(),
+        no_cols: (Arc::from(Vec::new()), Arc::from(Vec::new())),
     };
     let clean = conn.run(&mut ctx).await;
     ctx.audit_connection("Quit");
@@ -489,8 +492,8 @@ where
             binary,
             cache_metadata: self.cache_metadata,
             skip_metadata,
-            cols: Arc::from(Vec::new()),
-            types: Arc::from(Vec::new()),
+            cols: self.no_cols.0.clone(),
+            types: self.no_cols.1.clone(),
             rows: 0,
             io_failed: false,
         }
@@ -630,8 +633,9 @@ where
                     return false;
                 }
                 let len = ok.len() as u64;
+                let lead = may_lead(d.txn.explicit);
                 let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
-                match journal.submit_direct(d.what, direct, journal.ack_mode(), may_lead()) {
+                match journal.submit_direct(d.what, direct, journal.ack_mode(), lead) {
                     Ok(()) => {
                         ctx.server.status.bytes_sent.add(len);
                         self.pending = Some((ack, mark.seq()));

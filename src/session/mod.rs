@@ -92,6 +92,10 @@ pub struct Ctx {
     /// `div_precision_increment`.
     pub div_precision_increment: u32,
     stmt_time: DateTime,
+    /// The last statement clock's second (unix seconds, the fixed zone it was taken with,
+    /// the offset, the broken-down time but for microseconds): statements in the same
+    /// second reuse the zone lookup and the calendar arithmetic.
+    clock_second: Option<(i64, Option<i32>, i32, DateTime)>,
     stmt_unix_micros: i64,
     /// Session settings the binary log records.
     pub binlog: commit::BinlogSession,
@@ -167,6 +171,7 @@ impl Ctx {
             tz_offset_s: 0,
             div_precision_increment: 4,
             stmt_time: DateTime::ZERO,
+            clock_second: None,
             stmt_unix_micros: 0,
             binlog: commit::BinlogSession::default(),
             stmt_text: String::new(),
@@ -249,6 +254,15 @@ impl Ctx {
         use chrono::Offset;
         let now = chrono::Utc::now();
         self.stmt_unix_micros = now.timestamp_micros();
+        let micro = (now.timestamp_subsec_nanos() / 1000).min(999_999);
+        if let Some((sec, fixed, offset, t)) = self.clock_second
+            && sec == now.timestamp()
+            && fixed == self.time_zone_fixed_s
+        {
+            self.tz_offset_s = offset;
+            self.stmt_time = DateTime { micro, ..t };
+            return;
+        }
         self.tz_offset_s = match self.time_zone_fixed_s {
             Some(s) => s,
             None => now
@@ -266,8 +280,14 @@ impl Ctx {
             hour: naive.hour() as u8,
             minute: naive.minute() as u8,
             second: naive.second() as u8,
-            micro: (naive.nanosecond() / 1000).min(999_999),
+            micro,
         };
+        self.clock_second = Some((
+            now.timestamp(),
+            self.time_zone_fixed_s,
+            self.tz_offset_s,
+            self.stmt_time,
+        ));
     }
 
     pub fn stmt_time(&self) -> DateTime {

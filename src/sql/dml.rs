@@ -570,16 +570,20 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         };
         matched += 1;
         let mut new: Vec<Value> = row.to_vec();
+        // An assignment sees the values of the ones before it (as MySQL): the row as read
+        // until one of them has stored a value, a copy of `new` after that.
+        let mut seen: Option<Row> = Some(row.clone());
         for (ci, v) in &plan.assignments {
             let col = &table.def.columns[*ci];
             let value = match v {
                 InsertValue::Expr(e) => {
-                    let tuple: [Row; 1] = [Arc::from(new.clone())];
-                    cx.eval(e, &tuple)?
+                    let cur = seen.get_or_insert_with(|| Arc::from(new.clone()));
+                    cx.eval(e, std::slice::from_ref(cur))?
                 }
                 InsertValue::Default => default_value(col, now, strict, cx)?,
             };
             new[*ci] = store_value(value, col, matched, strict, true, cx)?;
+            seen = None;
         }
         if rows_identical(&row, &new) {
             continue;

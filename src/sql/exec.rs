@@ -437,6 +437,14 @@ pub fn candidates(
             ranges,
             reverse,
         } => {
+            match exact_primary_key(table, *index, ranges, tuple, cx)? {
+                Some(Some(key)) => {
+                    out.extend(table.get(&key).map(|s| (s, None)));
+                    return Ok(out);
+                }
+                Some(None) => return Ok(out),
+                None => {}
+            }
             let br = byte_ranges(table, *index, ranges, tuple, cx)?;
             let br = br.unwrap_or_else(|| vec![(Bound::Unbounded, Bound::Unbounded)]);
             let iter: Box<dyn Iterator<Item = &ByteRange>> = if *reverse {

@@ -346,7 +346,13 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
     let mut rows: Vec<(&str, u64)> = vec![
         ("Binlog_bytes_written", journal(|s| &s.bytes_written)),
         ("Binlog_cache_disk_use", journal(|s| &s.cache_disk_use)),
-        ("Binlog_cache_use", journal(|s| &s.cache_use)),
+        (
+            "Binlog_cache_use",
+            ctx.server
+                .journal
+                .get()
+                .map_or(0, |j| j.stats.cache_use.get()),
+        ),
         ("Binlog_commits", journal(|s| &s.commits)),
         ("Binlog_group_commits", journal(|s| &s.groups)),
         (

@@ -41,6 +41,7 @@ pub mod txn;
 
 use crate::sql::types::SqlType;
 use crate::sql::value::Value;
+use crossbeam_utils::CachePadded;
 use lock::{LockMode, LockWaits, Waiter};
 use row::{Pending, RowSlot};
 use std::collections::HashMap;
@@ -95,7 +96,9 @@ impl std::fmt::Debug for StorageError {
 
 /// The storage engine: catalog, transactions, lock waits, purge.
 pub struct Storage {
-    pub catalog: catalog::Catalog,
+    /// Its version is read by every execution (the re-plan check): on a line of its own,
+    /// away from the transaction counters every BEGIN and commit writes.
+    pub catalog: CachePadded<catalog::Catalog>,
     pub txns: TxnManager,
     pub waits: LockWaits,
     pub purge: purge::Purge,
@@ -110,7 +113,7 @@ impl Default for Storage {
 impl Storage {
     pub fn new() -> Storage {
         Storage {
-            catalog: catalog::Catalog::new(),
+            catalog: CachePadded::new(catalog::Catalog::new()),
             txns: TxnManager::new(1),
             waits: LockWaits::default(),
             purge: purge::Purge::default(),
@@ -140,29 +143,41 @@ impl Storage {
                 purge_items.push(slot.clone());
             }
         }
-        let mut deltas: HashMap<u64, (Arc<Table>, i64)> = HashMap::new();
+        // Row count changes per table (a transaction writes few tables: a short list).
+        let mut deltas: smallvec::SmallVec<[(&Arc<Table>, i64); 4]> = smallvec::SmallVec::new();
         for w in &txn.writes {
             let d = w.after.is_some() as i64 - w.before.is_some() as i64;
             if d != 0 {
-                deltas
-                    .entry(w.table.id)
-                    .or_insert_with(|| (w.table.clone(), 0))
-                    .1 += d;
+                match deltas.iter_mut().find(|(t, _)| t.id == w.table.id) {
+                    Some((_, n)) => *n += d,
+                    None => deltas.push((&w.table, d)),
+                }
             }
         }
-        for (_, (t, d)) in deltas {
+        for (t, d) in deltas {
             t.add_committed_rows(d);
         }
         if !purge_items.is_empty() {
-            let table_of: HashMap<*const RowSlot, Arc<Table>> = txn
-                .writes
-                .iter()
-                .map(|w| (Arc::as_ptr(&w.slot), w.table.clone()))
-                .collect();
+            // The table of each slot to purge: a scan of the writes when they are few.
+            let table_of: Option<HashMap<*const RowSlot, &Arc<Table>>> = (txn.writes.len() > 32)
+                .then(|| {
+                    txn.writes
+                        .iter()
+                        .map(|w| (Arc::as_ptr(&w.slot), &w.table))
+                        .collect()
+                });
+            let find = |s: &Arc<RowSlot>| match &table_of {
+                Some(m) => m.get(&Arc::as_ptr(s)).copied(),
+                None => txn
+                    .writes
+                    .iter()
+                    .find(|w| Arc::ptr_eq(&w.slot, s))
+                    .map(|w| &w.table),
+            };
             let items = purge_items
                 .into_iter()
                 .filter_map(|s| {
-                    table_of.get(&Arc::as_ptr(&s)).map(|t| purge::Item {
+                    find(&s).map(|t| purge::Item {
                         table: t.clone(),
                         slot: s,
                         cts,

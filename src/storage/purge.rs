@@ -74,14 +74,15 @@ impl Purge {
             ready
         };
         let n = ready.len();
-        let mut scratch = Vec::with_capacity(64);
+        let mut scratch = (Vec::with_capacity(64), Vec::with_capacity(64));
         for item in ready {
-            self.purge_slot(&item, oldest, &mut scratch);
+            self.purge_slot(&item, oldest, &mut scratch.0, &mut scratch.1);
         }
         n
     }
 
-    fn purge_slot(&self, item: &Item, oldest: u64, scratch: &mut Vec<u8>) {
+    /// `scratch`, `live_key`: reused buffers for index entry keys.
+    fn purge_slot(&self, item: &Item, oldest: u64, scratch: &mut Vec<u8>, live_key: &mut Vec<u8>) {
         let table = &item.table;
         let slot = &item.slot;
         let mut st = slot.state.lock();
@@ -100,9 +101,8 @@ impl Purge {
                 for i in 0..table.indexes.len() {
                     table.secondary_entry_key(i, old, &slot.key, scratch);
                     let still_used = live.iter().any(|r| {
-                        let mut k = Vec::with_capacity(scratch.len());
-                        table.secondary_entry_key(i, r, &slot.key, &mut k);
-                        k == *scratch
+                        table.secondary_entry_key(i, r, &slot.key, live_key);
+                        live_key == scratch
                     });
                     if !still_used
                         && let Some(e) = table.indexes[i].map.get(scratch.as_slice())
@@ -121,6 +121,7 @@ impl Purge {
                 e.remove();
                 self.slots_removed.fetch_add(1, Ordering::Relaxed);
             }
+            table.unindex_slot(slot);
             // The last committed row image (before the deletion) was dropped by prune above,
             // or never existed: its index entries are gone with it.
         }

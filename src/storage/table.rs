@@ -6,6 +6,14 @@
 //! secondary: index key ++ pk     ──► the same RowSlot
 //! ```
 //!
+//! Beside the primary skip list, `by_key` maps whole primary keys to the same slots: a point
+//! lookup (`WHERE pk = …`, the rows an UPDATE or DELETE by key changes) is a hash probe
+//! instead of a skip-list descent, whose ~17 levels are cache misses on a large table. A slot
+//! is added to it under its state lock before its first row can become visible, and removed
+//! by purge under the same lock when it dies (only if it is still the slot there), so a
+//! lookup finds every slot the skip list has; it may also find a slot just marked dead,
+//! which holds no row, exactly as a reader that got it from the skip list a moment earlier.
+//!
 //! Secondary index entries are *hints*: an entry is added whenever a version with that key is
 //! written and removed by purge once no version with that key can be seen. A reader that
 //! follows an entry checks that the row version it sees still has that key (otherwise the
@@ -39,6 +47,7 @@ use super::schema::{IndexDef, TableDef};
 use super::txn::{Txn, WriteRec};
 use crate::sql::value::{Row, Value};
 use crossbeam_skiplist::SkipMap;
+use dashmap::DashMap;
 use parking_lot::Mutex;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -63,6 +72,8 @@ pub struct Table {
     pub id: u64,
     pub def: Arc<TableDef>,
     pub primary: SkipMap<Key, Arc<RowSlot>>,
+    /// The primary's slots by whole key (see the module doc).
+    by_key: DashMap<Key, Arc<RowSlot>, ahash::RandomState>,
     pub indexes: Vec<SecondaryIndex>,
     /// Next AUTO_INCREMENT value to hand out.
     auto_inc: AtomicU64,
@@ -108,6 +119,7 @@ impl Table {
             id: NEXT_TABLE_ID.fetch_add(1, Ordering::Relaxed),
             def: Arc::new(def),
             primary: SkipMap::new(),
+            by_key: DashMap::default(),
             indexes,
             auto_inc: AtomicU64::new(start),
             next_row_id: AtomicU64::new(1),
@@ -207,8 +219,27 @@ impl Table {
 
     // ----- reads ------------------------------------------------------------------------
 
+    /// The slot of primary key `key` (a hash probe: see the module doc).
     pub fn get(&self, key: &[u8]) -> Option<Arc<RowSlot>> {
-        self.primary.get(key).map(|e| e.value().clone())
+        self.by_key.get(key).map(|e| e.value().clone())
+    }
+
+    /// Make `slot` the one `get` finds for its key. Called with the slot's state lock held
+    /// and the slot alive, before a row of it can be seen.
+    fn index_slot(&self, slot: &Arc<RowSlot>) {
+        if let Some(e) = self.by_key.get(&*slot.key)
+            && Arc::ptr_eq(e.value(), slot)
+        {
+            return;
+        }
+        self.by_key.insert(slot.key.clone(), slot.clone());
+    }
+
+    /// Purge removed the dead `slot` from the primary: forget it here too, unless its key
+    /// already has a new slot. Called with the slot's state lock held.
+    pub(crate) fn unindex_slot(&self, slot: &Arc<RowSlot>) {
+        self.by_key
+            .remove_if(&*slot.key, |_, v| Arc::ptr_eq(v, slot));
     }
 
     /// The row `view` sees in `slot`.
@@ -368,6 +399,7 @@ impl Table {
                 drop(st);
                 return Err(self.duplicate(None, &row, slot));
             }
+            self.index_slot(&slot);
             let prev = st.replace_pending(txn.shared.clone(), Some(row.clone()));
             drop(st);
             txn.writes.push(WriteRec {
@@ -540,13 +572,11 @@ impl Table {
         Ok(())
     }
 
+    /// Point `key` at `slot` (one descent: an entry already there for `slot` stays).
     fn put_entry(map: &SkipMap<Key, Arc<RowSlot>>, key: Vec<u8>, slot: &Arc<RowSlot>) {
-        match map.get(key.as_slice()) {
-            Some(e) if Arc::ptr_eq(e.value(), slot) && !e.is_removed() => {}
-            _ => {
-                map.insert(Key::from_vec(key), slot.clone());
-            }
-        }
+        map.compare_insert(Key::from_vec(key), slot.clone(), |old| {
+            !Arc::ptr_eq(old, slot)
+        });
     }
 
     fn duplicate(&self, index: Option<usize>, row: &Row, existing: Arc<RowSlot>) -> StorageError {
@@ -607,6 +637,7 @@ impl Table {
                 drop(st);
                 return Err(self.duplicate(None, &row, slot));
             }
+            self.index_slot(&slot);
             st.versions.insert(
                 0,
                 super::row::Version {

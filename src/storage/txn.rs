@@ -39,6 +39,7 @@
 use super::row::RowSlot;
 use super::table::Table;
 use crate::sql::value::Row;
+use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::sync::Weak;
@@ -159,12 +160,15 @@ impl SnapshotSlot {
 }
 
 /// Commit ordering, snapshots, transaction ids.
+/// Each field on its own cache line: sessions bump `next_txn_id` at every BEGIN and use
+/// `slots` at every snapshot, the journal writer publishes through `commit_seq` and
+/// `visible_ts`, which every snapshot reads.
 pub struct TxnManager {
-    next_txn_id: AtomicU64,
+    next_txn_id: CachePadded<AtomicU64>,
     /// Last commit timestamp handed out; the mutex serialises `publish`.
-    commit_seq: Mutex<u64>,
-    visible_ts: AtomicU64,
-    slots: Mutex<Vec<Weak<SnapshotSlot>>>,
+    commit_seq: CachePadded<Mutex<u64>>,
+    visible_ts: CachePadded<AtomicU64>,
+    slots: CachePadded<Mutex<Vec<Weak<SnapshotSlot>>>>,
 }
 
 impl Default for TxnManager {
@@ -177,10 +181,10 @@ impl TxnManager {
     /// Start with `visible_ts` = `start_ts` (recovery passes the last replayed timestamp).
     pub fn new(start_ts: u64) -> TxnManager {
         TxnManager {
-            next_txn_id: AtomicU64::new(1),
-            commit_seq: Mutex::new(start_ts),
-            visible_ts: AtomicU64::new(start_ts),
-            slots: Mutex::new(Vec::new()),
+            next_txn_id: CachePadded::new(AtomicU64::new(1)),
+            commit_seq: CachePadded::new(Mutex::new(start_ts)),
+            visible_ts: CachePadded::new(AtomicU64::new(start_ts)),
+            slots: CachePadded::new(Mutex::new(Vec::new())),
         }
     }
 
