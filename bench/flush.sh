@@ -36,11 +36,9 @@ names+=(MariaDB-O_DIRECT); targets+=("127.0.0.1:$port:sb:sb")
 
 for t in "${targets[@]}"; do "$shared/pair.sh" prepare "$t" >/dev/null; done
 echo "Quire $(git rev-parse --short HEAD); MariaDB $(mariadbd --version | awk '{print $3}'); oltp_write_only ${secs} s x ${reps}, round-robin"
-tps() {
-  IFS=: read -r h p u pw <<<"$1"
-  sysbench oltp_write_only --mysql-host="$h" --mysql-port="$p" --mysql-user="$u" \
-    --mysql-password="$pw" --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$2" \
-    --time="$secs" run | awk '/transactions:/ {gsub(/[(]/, "", $3); print $3}'
+tps() { # tps TARGET THREADS (every target is 127.0.0.1:PORT:sb:sb)
+  IFS=: read -r _ p _ <<<"$1"
+  sb_run "$p" oltp_write_only "$2" "$secs" | awk '/transactions:/ {gsub(/[(]/, "", $3); print $3}'
 }
 med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 for t in "${threads[@]}"; do

@@ -58,9 +58,8 @@ counters() {
 }
 for t in 1 16 64; do
   read -r c0 g0 <<<"$(counters)"
-  tps=$(sysbench oltp_write_only --mysql-host=127.0.0.1 --mysql-port="$qport" --mysql-user=sb \
-    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$t" \
-    --time="$secs" run | awk '/transactions:/ {gsub(/[(]/, "", $3); print $3}')
+  tps=$(sb_run "$qport" oltp_write_only "$t" "$secs" |
+    awk '/transactions:/ {gsub(/[(]/, "", $3); print $3}')
   read -r c1 g1 <<<"$(counters)"
   echo "threads $t: $tps tps, $(echo "scale=1; ($c1 - $c0) / ($g1 - $g0)" | bc) commits per fsync"
 done

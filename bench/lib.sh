@@ -27,3 +27,11 @@ start_mariadb() {
   local port=$1; shift
   "$shared/mariadb.sh" start "$tmp/mdb" "$port" "$@" >/dev/null
 }
+
+# sb_run PORT WORKLOAD THREADS SECONDS: one sysbench run on the 4 x 100,000-row tables of
+# database sbtest as user sb; its report on stdout.
+sb_run() {
+  sysbench "$2" --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=sb \
+    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$3" \
+    --time="$4" run 2>&1
+}

@@ -25,9 +25,7 @@ mine() { awk '{print $14+$15}' "/proc/$pid/stat"; }
 one() {
   local b1 q1 out
   b1=$(busy); q1=$(mine)
-  out=$(sysbench "$wl" --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sb \
-    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$th" \
-    --time="$secs" run 2>&1)
+  out=$(sb_run "$port" "$wl" "$th" "$secs")
   awk -v b=$(( $(busy) - b1 )) -v q=$(( $(mine) - q1 )) -v hz="$(getconf CLK_TCK)" '
     /transactions:/ {gsub(/[(]/, "", $3); tps = $3}
     /queries:/ && !n {n = $2}

@@ -45,9 +45,7 @@ measure() {
     'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f\n", s, w, t, a, b, a/b}'
 }
 tps() { # tps PORT WORKLOAD THREADS: one sysbench run, its transactions per second
-  sysbench "$2" --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=sb \
-    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$3" \
-    --time="$secs" run 2>&1 | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
+  sb_run "$1" "$2" "$3" "$secs" | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
 }
 # slap NAME PORT ON_SQL OFF_SQL: mariadb-slap select 1 at concurrency 64, seconds on / off.
 slap() {

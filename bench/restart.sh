@@ -41,9 +41,7 @@ for r in $(seq "$clean"); do
 done
 for r in $(seq "$crashes"); do
   up "$@"
-  sysbench oltp_write_only --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sb \
-    --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads=64 \
-    --time=30 run >/dev/null 2>&1 &
+  sb_run "$port" oltp_write_only 64 30 >/dev/null &
   load=$!
   sleep $((10 + RANDOM % 16))
   down -KILL

@@ -566,6 +566,11 @@ impl QueryLogs {
         self.general_table_on.load(Ordering::Relaxed)
     }
 
+    /// The general log takes entries, as a file or as `mysql.general_log`.
+    pub fn general_any(&self) -> bool {
+        self.general_on() || self.general_table_on()
+    }
+
     fn table(&self, t: logtable::LogTable) -> &LogFile {
         match t {
             logtable::LogTable::Slow => &self.slow_table,

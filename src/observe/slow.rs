@@ -178,7 +178,13 @@ pub struct Entry<'a> {
 
 /// The `# User@Host:` line of a session (computed once per login).
 pub fn user_host_line(priv_user: &str, user: &str, host: &str, ip: &str, conn_id: u32) -> String {
-    format!("# User@Host: {priv_user}[{user}] @ {host} [{ip}]  Id: {conn_id:>5}\n")
+    let who = user_host(priv_user, user, host, ip);
+    format!("# User@Host: {who}  Id: {conn_id:>5}\n")
+}
+
+/// MySQL's account text for the logs: `priv_user[user] @ host [ip]`.
+pub fn user_host(priv_user: &str, user: &str, host: &str, ip: &str) -> String {
+    format!("{priv_user}[{user}] @ {host} [{ip}]")
 }
 
 /// `s.uuuuuu`.

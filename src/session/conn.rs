@@ -1107,8 +1107,7 @@ where
         // The general log needs the text with its values now; the slow log only if it
         // takes the entry.
         let (info, param_pos) = (stmt.info.clone(), stmt.param_pos.clone());
-        let general_on = ctx.server.logs.general_on() || ctx.server.logs.general_table_on();
-        let general = general_on.then(|| {
+        let general = ctx.server.logs.general_any().then(|| {
             let text = super::logging::execute_text(&info, &param_pos, &exec.params);
             ctx.log_command("Execute", &text);
             text

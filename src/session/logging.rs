@@ -29,7 +29,7 @@ impl Ctx {
     pub fn log_command(&mut self, command: &str, arg: &[u8]) {
         let logs = &self.server.logs;
         let (file, table) = (logs.general_on(), logs.general_table_on());
-        if !(file || table) || self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
+        if !logs.general_any() || self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
             return;
         }
         let now = now_us();
@@ -266,7 +266,7 @@ pub fn log_failed_login(
         logtable::format_general(
             &mut buf,
             now_us(),
-            &format!("{user}[{user}] @ {ip_host} [{ip}]"),
+            &crate::observe::slow::user_host(user, user, ip_host, ip),
             conn_id,
             logs.server_id.load(Ordering::Relaxed),
             "Connect",

@@ -268,13 +268,24 @@ fn delete_and_purge_remove_the_slot() {
     assert_eq!(t.primary.len(), 1);
     assert_eq!(t.indexes[0].map.len(), 1);
     assert_eq!(t.row_count(), 1);
-    // Re-insert the key: a fresh slot.
+    let key1 = t.primary_key(&row(1, 0)).unwrap();
+    assert!(
+        t.get(&key1).is_none(),
+        "the point lookup forgot the purged slot"
+    );
+    // Re-insert the key: a fresh slot, which the point lookup finds.
     let mut c = begin(&s);
-    t.insert(&mut c, row(1, 12)).unwrap();
+    let fresh = t.insert(&mut c, row(1, 12)).unwrap();
     s.commit_in_memory(c);
     let r = begin(&s);
     assert_eq!(scan_all(&s, &t, view(&s, &r)), vec![(1, 12), (2, 20)]);
     assert_eq!(scan_index(&t, view(&s, &r)), vec![(1, 12), (2, 20)]);
+    let found = t.get(&key1).unwrap();
+    assert!(Arc::ptr_eq(&found, &fresh) && !Arc::ptr_eq(&found, &slot));
+    assert_eq!(
+        t.read(&found, view(&s, &r)).map(|r| ints(&r)),
+        Some((1, 12))
+    );
 }
 
 #[test]
