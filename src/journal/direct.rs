@@ -94,7 +94,7 @@ impl Appender {
     /// Create (or truncate) `path` for direct writes; fails where the file system has no
     /// direct I/O, for the caller to write it the ordinary way. Some file systems accept
     /// `O_DIRECT` at open and refuse the writes, so one block of zeros is written first
-    /// (the first chunk overwrites it).
+    /// (and cut off again).
     pub fn create(path: &Path) -> io::Result<Appender> {
         let file = OpenOptions::new()
             .write(true)

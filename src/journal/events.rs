@@ -524,16 +524,15 @@ impl EventBuf {
             b.push(0);
         }
         put_lenenc(b, t.columns.len() as u64);
-        let mut meta_len = 0;
+        // At most 2 bytes of metadata a column: on the stack for up to 64 columns.
+        let mut meta: smallvec::SmallVec<[u8; 128]> = smallvec::SmallVec::new();
         for (ty, _) in t.columns {
             let (code, m) = column_type(ty);
             b.push(code);
-            meta_len += m.len();
+            meta.extend_from_slice(&m);
         }
-        put_lenenc(b, meta_len as u64);
-        for (ty, _) in t.columns {
-            b.extend_from_slice(&column_type(ty).1);
-        }
+        put_lenenc(b, meta.len() as u64);
+        b.extend_from_slice(&meta);
         put_bitmap(b, t.columns.iter().map(|(_, nullable)| *nullable));
         self.end();
     }

@@ -25,13 +25,14 @@
 //! woken for work. A session whose autocommit statement's commit waits for an fsync and
 //! finds the writer thread waiting for work (so nobody is writing) takes the role itself
 //! instead of waking it (not for an explicit transaction's COMMIT: see
-//! [`crate::session::commit::may_lead`]) — unless the server is busy (commits were queued during the last group's fsync: the writer
-//! thread paces those groups) — and writes the queue up to the next control item (rotation,
-//! checkpoint …, left to the writer thread) on its own thread: under a light load a commit
-//! costs no thread hand-off, only the fsync. Sessions that find the role taken queue their
-//! commit and wake the writer thread, which takes the role next. Work is taken from the
-//! queue only by the role's holder, so the log keeps the order of submission. Sessions on the shared pool (`pool-of-threads`)
-//! never take the role: their worker must not block.
+//! [`crate::session::commit::may_lead`]) — unless the server is busy (commits were queued
+//! during the last group's fsync: the writer thread paces those groups) — and writes the
+//! queue up to the next control item (rotation, checkpoint …, left to the writer thread) on
+//! its own thread: under a light load a commit costs no thread hand-off, only the fsync.
+//! Sessions that find the role taken queue their commit and wake the writer thread, which
+//! takes the role next. Work is taken from the queue only by the role's holder, so the log
+//! keeps the order of submission. Sessions on the shared pool (`pool-of-threads`) never
+//! take the role: their worker must not block.
 //!
 //! Publication (assigning commit timestamps, which makes rows visible) happens only here and
 //! only in log order, so the set of visible transactions is always a prefix of the log.

@@ -222,14 +222,15 @@ fn key_value(v: Value, ty: &SqlType) -> KeyVal {
 
 type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
 
-/// A full-key equality on the primary key: one `get` instead of a range scan.
-fn exact_primary_key(
+/// A full-key equality on the primary key is one `get` instead of a range scan. `None`: the
+/// access is not one; `Some(slot)`: its slot, if the key can match and has one.
+fn point_lookup(
     table: &Table,
     index: IndexRef,
     ranges: &[KeyRange],
     tuple: &[Row],
     cx: &mut ExecCx,
-) -> Result<Option<Option<Vec<u8>>>> {
+) -> Result<Option<Option<Arc<RowSlot>>>> {
     let (IndexRef::Primary, [r]) = (index, ranges) else {
         return Ok(None);
     };
@@ -252,7 +253,7 @@ fn exact_primary_key(
             KeyVal::Unusable => return Ok(None),
         }
     }
-    Ok(Some(Some(key)))
+    Ok(Some(table.get(&key)))
 }
 
 fn successor(k: &[u8]) -> Bound<Vec<u8>> {
@@ -437,13 +438,9 @@ pub fn candidates(
             ranges,
             reverse,
         } => {
-            match exact_primary_key(table, *index, ranges, tuple, cx)? {
-                Some(Some(key)) => {
-                    out.extend(table.get(&key).map(|s| (s, None)));
-                    return Ok(out);
-                }
-                Some(None) => return Ok(out),
-                None => {}
+            if let Some(slot) = point_lookup(table, *index, ranges, tuple, cx)? {
+                out.extend(slot.map(|s| (s, None)));
+                return Ok(out);
             }
             let br = byte_ranges(table, *index, ranges, tuple, cx)?;
             let br = br.unwrap_or_else(|| vec![(Bound::Unbounded, Bound::Unbounded)]);
@@ -520,15 +517,11 @@ fn for_each_visible(
             reverse,
         } => {
             // Point lookup on the whole primary key: one `get`, no range iterator.
-            match exact_primary_key(table, *index, ranges, tuple, cx)? {
-                Some(Some(key)) => {
-                    if let Some(slot) = table.get(&key) {
-                        return visit(&slot, None, tuple, cx);
-                    }
-                    return Ok(Flow::Continue);
-                }
-                Some(None) => return Ok(Flow::Continue),
-                None => {}
+            if let Some(slot) = point_lookup(table, *index, ranges, tuple, cx)? {
+                return match slot {
+                    Some(slot) => visit(&slot, None, tuple, cx),
+                    None => Ok(Flow::Continue),
+                };
             }
             let br = byte_ranges(table, *index, ranges, tuple, cx)?;
             let br = br.unwrap_or_else(|| vec![(Bound::Unbounded, Bound::Unbounded)]);

@@ -227,11 +227,6 @@ impl Table {
     /// Make `slot` the one `get` finds for its key. Called with the slot's state lock held
     /// and the slot alive, before a row of it can be seen.
     fn index_slot(&self, slot: &Arc<RowSlot>) {
-        if let Some(e) = self.by_key.get(&*slot.key)
-            && Arc::ptr_eq(e.value(), slot)
-        {
-            return;
-        }
         self.by_key.insert(slot.key.clone(), slot.clone());
     }
 
