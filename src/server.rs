@@ -109,10 +109,13 @@ pub struct Server {
     accounts_saving: Mutex<()>,
     /// The slow and general query logs.
     pub logs: crate::observe::QueryLogs,
+    /// `performance_schema.events_statements_summary_by_digest`.
+    pub digests: crate::observe::digest::Digests,
 }
 
 impl Server {
     pub fn new(storage: Arc<Storage>, globals: GlobalVars, version: String) -> Server {
+        let digests = crate::observe::digest::Digests::new(&globals);
         Server {
             storage,
             globals,
@@ -135,6 +138,7 @@ impl Server {
             accounts_dir: std::sync::OnceLock::new(),
             accounts_saving: Mutex::new(()),
             logs: crate::observe::QueryLogs::new(),
+            digests,
         }
     }
 

@@ -52,6 +52,7 @@
 //! strategy; FLUSH LOGS and SIGHUP reopen it with the others.
 
 pub mod audit;
+pub mod digest;
 pub mod general;
 pub mod logtable;
 pub mod percpu;
@@ -71,6 +72,8 @@ use std::sync::{Arc, OnceLock};
 pub struct StmtRecord {
     /// Unix time in microseconds when the statement began (before parsing).
     pub start_us: i64,
+    /// The same in nanoseconds (the digest table's timer).
+    pub start_ns: i64,
     /// Time spent waiting for row locks.
     pub lock_wait_us: u64,
     pub rows_examined: u64,
@@ -95,12 +98,22 @@ pub struct StmtRecord {
 impl StmtRecord {
     /// A new record starting now.
     pub fn begin(&mut self, bytes_received: u64) {
+        let start_ns = now_ns();
         *self = StmtRecord {
-            start_us: now_us(),
+            start_us: start_ns / 1000,
+            start_ns,
             bytes_received,
             ..StmtRecord::default()
         };
     }
+}
+
+/// Unix time in nanoseconds.
+pub fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0)
 }
 
 /// Unix time in microseconds.

@@ -11,6 +11,7 @@
 
 use super::Ctx;
 use super::commit::{Deferred, may_lead};
+use super::profile::Stage;
 use super::run::Responder;
 use super::threads::{self, Accepted, ConnWriter};
 use crate::config::vars;
@@ -153,6 +154,9 @@ struct Stmt {
     /// Where `info`'s placeholders are (the logs show executions with their values).
     param_pos: Arc<[usize]>,
     kind: StatementKind,
+    /// MySQL's DIGEST_TEXT of the prepared text (its executions' digest), and its row.
+    digest_text: Arc<str>,
+    digest: Option<Arc<crate::observe::digest::DigestEntry>>,
     prepared: Arc<Prepared>,
     param_types: Vec<(ColumnType, bool)>,
     long_data: Vec<Option<Vec<u8>>>,
@@ -696,8 +700,7 @@ where
                 for (i, (s, e)) in pieces.into_iter().enumerate() {
                     let stmt = text.get(s..e).unwrap_or("");
                     ctx.server.status.queries.add(1);
-                    ctx.rec
-                        .begin(if i == 0 { payload.len() as u64 + 4 } else { 0 });
+                    ctx.begin_record(if i == 0 { payload.len() as u64 + 4 } else { 0 });
                     ctx.log_command("Query", stmt.as_bytes());
                     let more = i + 1 < n;
                     self.stmt_mark = self.writer.mark();
@@ -711,7 +714,10 @@ where
                         proto::write_my_error(&mut self.writer, caps, e);
                     }
                     let text = || Cow::Borrowed(stmt.as_bytes());
-                    self.end_statement(ctx, text, &r, rows_sent, sent_before);
+                    let r = self
+                        .end_statement(ctx, text, r, rows_sent, sent_before)
+                        .await;
+                    ctx.end_profile(stmt);
                     if r.is_err() {
                         break;
                     }
@@ -984,6 +990,8 @@ where
         }
         let (numbered, n) = parse::number_placeholders(text.trim());
         let kind = lexer::statement_kind(text, &ctx.lex_options());
+        let digest_text: Arc<str> = lexer::normalize(text.trim(), &ctx.lex_options())
+            .map_or_else(|_| Arc::from(""), |n| Arc::from(n.digest_text));
         let params = vec![crate::sql::bind::ParamInfo::Client; n];
         ctx.start_statement_clock();
         match ctx.plan_text(&numbered, &params, kind) {
@@ -1012,6 +1020,8 @@ where
                         param_pos: parse::placeholder_positions(text.trim()).into(),
                         numbered,
                         kind,
+                        digest_text,
+                        digest: None,
                         prepared,
                         param_types: Vec::new(),
                         long_data: vec![None; param_count],
@@ -1026,7 +1036,7 @@ where
 
     async fn execute(&mut self, ctx: &mut Ctx, payload: &[u8]) -> bool {
         let caps = self.caps;
-        ctx.rec.begin(payload.len() as u64 + 4);
+        ctx.begin_record(payload.len() as u64 + 4);
         ctx.rec.prepared = true;
         ctx.server.status.questions.add(1);
         ctx.server.status.queries.add(1);
@@ -1104,6 +1114,19 @@ where
         }
         ctx.diag.clear();
         ctx.begin_statement();
+        // The statement keeps its digest row while it is current (no lookup per execution).
+        let digests = &ctx.server.digests;
+        ctx.stmt_digest = match &stmt.digest {
+            Some(e) if digests.fresh(e, ctx.db.as_deref()) => Some(e.clone()),
+            _ if stmt.digest_text.is_empty() => None,
+            _ => {
+                let e = ctx
+                    .digest_cache
+                    .get(digests, ctx.db.as_deref(), &stmt.digest_text);
+                stmt.digest = e.clone();
+                e
+            }
+        };
         // The general log needs the text with its values now; the slow log only if it
         // takes the entry.
         let (info, param_pos) = (stmt.info.clone(), stmt.param_pos.clone());
@@ -1131,25 +1154,44 @@ where
                 &exec.params,
             )),
         };
-        self.end_statement(ctx, text, &r, rows_sent, sent_before);
+        // An error (the statement's or its commit's) has been answered already.
+        let _ = self
+            .end_statement(ctx, text, r, rows_sent, sent_before)
+            .await;
+        ctx.end_profile(&info);
         !io_failed
     }
 
     /// Completes the statement record of a statement that has run, and hands it to the logs.
-    fn end_statement<'t>(
-        &self,
+    /// A profiled statement's deferred commit is made here, so that its wait is a stage of
+    /// the statement (see `profile`); returns the statement's result with the commit's.
+    async fn end_statement<'t>(
+        &mut self,
         ctx: &mut Ctx,
         text: impl FnOnce() -> Cow<'t, [u8]>,
-        r: &Result<()>,
+        mut r: Result<()>,
         rows_sent: u64,
         sent_before: u64,
-    ) {
+    ) -> Result<()> {
+        if ctx.profiler.current.is_some()
+            && let Some(d) = ctx.deferred.take()
+        {
+            ctx.stage(Stage::WaitingForHandlerCommit);
+            if let Err(e) = ctx.commit_deferred(d).await {
+                // The statement's OK is replaced by the commit's error.
+                self.writer.rollback(self.stmt_mark);
+                proto::write_my_error(&mut self.writer, self.caps, &e);
+                r = Err(e);
+            }
+        }
+        ctx.stage(Stage::QueryEnd);
         let rec = &mut ctx.rec;
         rec.rows_sent = rows_sent;
         rec.rows_affected = ctx.prev_row_count.max(0) as u64;
         rec.errno = r.as_ref().err().map_or(0, |e| e.code);
         rec.bytes_sent = self.writer.total_bytes() - sent_before;
         ctx.statement_done(text);
+        r
     }
 }
 

@@ -4,7 +4,7 @@
 use super::Ctx;
 use crate::observe::logtable::{self, LogTable};
 use crate::observe::slow::{self, Verdict};
-use crate::observe::{audit, general, now_us};
+use crate::observe::{audit, digest, general, now_ns, now_us};
 use crate::sql::value::Value;
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
@@ -21,6 +21,22 @@ pub fn execute_text(text: &str, positions: &[usize], params: &[Value]) -> Vec<u8
     }
     out.extend_from_slice(text.as_bytes().get(last..).unwrap_or_default());
     out
+}
+
+/// A statement's text, made when first asked for (an execution's text with its values is
+/// built only if something logs it).
+struct LazyText<'t, F: FnOnce() -> Cow<'t, [u8]>> {
+    make: Option<F>,
+    made: Option<Cow<'t, [u8]>>,
+}
+
+impl<'t, F: FnOnce() -> Cow<'t, [u8]>> LazyText<'t, F> {
+    fn get(&mut self) -> &[u8] {
+        if self.made.is_none() {
+            self.made = Some(self.make.take().map_or(Cow::Borrowed(&[][..]), |f| f()));
+        }
+        self.made.as_deref().unwrap_or_default()
+    }
 }
 
 impl Ctx {
@@ -60,7 +76,37 @@ impl Ctx {
     /// statement as logged; it is only asked for when an entry is written (an execution's
     /// text with its values is built then), and at most once.
     pub fn statement_done<'t>(&mut self, text: impl FnOnce() -> Cow<'t, [u8]>) {
-        let end_us = now_us();
+        let end_ns = now_ns();
+        let end_us = end_ns / 1000;
+        self.stage(super::profile::Stage::FreeingItems);
+        let mut text = LazyText {
+            make: Some(text),
+            made: None,
+        };
+        if let Some(d) = self.stmt_digest.take() {
+            let rec = &self.rec;
+            let digests = &self.server.digests;
+            let d = digests.current(d);
+            if d.is_overflow() {
+                digests.lost.add(1);
+            }
+            d.record(
+                &digest::Observed {
+                    end_us,
+                    timer_ps: (end_ns - rec.start_ns).max(0) as u64 * 1000,
+                    lock_ps: rec.lock_wait_us * 1_000_000,
+                    error: rec.errno != 0,
+                    warnings: u64::from(self.diag.warning_count()),
+                    rows_affected: rec.rows_affected,
+                    rows_sent: rec.rows_sent,
+                    rows_examined: rec.rows_examined,
+                    no_index_used: rec.no_index_used,
+                },
+                digests.max_sample_age_us.load(Ordering::Relaxed) as i64,
+                digests.max_text.load(Ordering::Relaxed) as usize,
+                || text.get().to_vec(),
+            );
+        }
         let query_us = (end_us - self.rec.start_us).max(0) as u64;
         if self.slow.long_query_us == 0 || query_us > self.slow.long_query_us {
             self.server.status.slow_queries.add(1);
@@ -72,7 +118,7 @@ impl Ctx {
         if !slow && !audit {
             return;
         }
-        let text = text();
+        let text = text.get();
         if audit {
             let rec = &self.rec;
             let name = if rec.prepared { "Execute" } else { "Query" };
@@ -82,7 +128,7 @@ impl Ctx {
                 rec.rows_affected
             };
             let (class, errno) = (audit::command_class(rec.kind), rec.errno);
-            self.write_audit(end_us, name, class, errno, Some(rows), Some(&text));
+            self.write_audit(end_us, name, class, errno, Some(rows), Some(text));
         }
         if slow && slow_table {
             let logs = &self.server.logs;
@@ -98,7 +144,7 @@ impl Ctx {
                     rows_examined: self.rec.rows_examined,
                     db: self.db.as_deref().unwrap_or(""),
                     server_id: logs.server_id.load(Ordering::Relaxed),
-                    sql_text: &text,
+                    sql_text: text,
                     thread_id: self.conn_id,
                 },
             );
@@ -116,7 +162,7 @@ impl Ctx {
                     end_us,
                     user_host: &self.log_user_host,
                     db: self.db.as_deref(),
-                    text: &text,
+                    text,
                     conn_id: self.conn_id,
                     killed,
                     extra: logs.slow_globals.extra.load(Ordering::Relaxed),

@@ -13,6 +13,7 @@
 pub mod commit;
 pub mod conn;
 pub mod logging;
+pub mod profile;
 pub mod run;
 pub mod threads;
 
@@ -104,6 +105,14 @@ pub struct Ctx {
     pub stmt_text: String,
     /// What the statement being run has done so far, for the logs (see `observe`).
     pub rec: crate::observe::StmtRecord,
+    /// The digest row the statement being run adds to (None: digests off, or not known).
+    pub stmt_digest: Option<Arc<crate::observe::digest::DigestEntry>>,
+    /// This session's digest rows, by schema and digest text.
+    pub digest_cache: crate::observe::digest::SessionCache,
+    /// `profiling`, `profiling_history_size` (cached), and the profiles (see `profile`).
+    pub profiling: bool,
+    pub profiling_keep: usize,
+    pub profiler: profile::Profiler,
     /// The session's slow-log settings (cached from its variables).
     pub slow: crate::observe::slow::SlowSettings,
     /// The client's IP address (empty over the Unix socket).
@@ -176,6 +185,11 @@ impl Ctx {
             binlog: commit::BinlogSession::default(),
             stmt_text: String::new(),
             rec: crate::observe::StmtRecord::default(),
+            stmt_digest: None,
+            digest_cache: crate::observe::digest::SessionCache::default(),
+            profiling: false,
+            profiling_keep: 15,
+            profiler: profile::Profiler::default(),
             slow: crate::observe::slow::SlowSettings::default(),
             ip: String::new(),
             log_user_host: String::new(),
@@ -208,6 +222,8 @@ impl Ctx {
         let max = self.vars.get_u64(vars::MAX_ERROR_COUNT).min(65535) as u32;
         self.diag.max_kept = max;
         self.binlog = commit::BinlogSession::from_vars(&self.vars);
+        self.profiling = self.vars.get_bool(vars::PROFILING);
+        self.profiling_keep = self.vars.get_u64(vars::PROFILING_HISTORY_SIZE) as usize;
         let us = |v: f64| (v * 1e6).round() as u64;
         self.slow = crate::observe::slow::SlowSettings {
             session_on: self.vars.get_bool(vars::SLOW_QUERY_LOG),
@@ -238,6 +254,42 @@ impl Ctx {
 
     pub fn ansi_quotes(&self) -> bool {
         self.sql_mode & sql_mode::ANSI_QUOTES != 0
+    }
+
+    /// Opens the statement record (and the statement's profile, when profiling is on).
+    pub fn begin_record(&mut self, bytes_received: u64) {
+        self.rec.begin(bytes_received);
+        self.stmt_digest = None;
+        if self.profiling {
+            self.profiler.begin(self.rec.start_ns);
+        }
+    }
+
+    /// The statement enters `stage` (recorded only while it is profiled).
+    #[track_caller]
+    pub fn stage(&mut self, stage: profile::Stage) {
+        self.profiler.mark(stage);
+    }
+
+    /// Closes the statement's profile (after its record went to the logs): kept unless it
+    /// is a SHOW PROFILE or SHOW PROFILES.
+    pub fn end_profile(&mut self, query: &str) {
+        if self.profiler.current.is_none() {
+            return;
+        }
+        self.stage(profile::Stage::CleaningUp);
+        let words: Vec<String> = query
+            .split_whitespace()
+            .take(2)
+            .map(str::to_ascii_uppercase)
+            .collect();
+        let show_profile = words.first().is_some_and(|w| w == "SHOW")
+            && words
+                .get(1)
+                .is_some_and(|w| w == "PROFILE" || w == "PROFILES");
+        let end = crate::observe::now_ns();
+        self.profiler
+            .end(end, query.as_bytes(), !show_profile, self.profiling_keep);
     }
 
     /// Per-statement state: the clock, subquery caches.

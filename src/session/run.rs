@@ -26,6 +26,7 @@
 //! `START TRANSACTION WITH CONSISTENT SNAPSHOT`); READ COMMITTED takes one per statement. The
 //! snapshot in use is published in the session's slot so purge keeps what it needs.
 
+use super::profile::Stage;
 use super::{Ctx, sql_mode};
 use crate::error::{MyError, Result, code};
 use crate::sql::admin::{AdminStmt, TxScope};
@@ -143,6 +144,7 @@ impl Ctx {
         planner.conn_coll = self.conn_coll;
         planner.only_full_group_by = self.sql_mode & sql_mode::ONLY_FULL_GROUP_BY != 0;
         planner.log_tables = Some(&self.server.logs);
+        planner.session = Some(self);
         planner.tz_offset_s = self.tz_offset_s;
         let (planned, columns, types) = match stmt {
             Statement::Ast(ast) => match *ast {
@@ -192,7 +194,7 @@ impl Ctx {
 
     /// The plan for a text statement: from the cache, or planned (and cached).
     fn plan_for_text(
-        &self,
+        &mut self,
         text: &str,
         norm: &lexer::Normalized,
     ) -> Result<(Arc<Prepared>, Vec<Value>)> {
@@ -240,6 +242,7 @@ impl Ctx {
                 })
                 .collect();
             let (numbered, _) = parse::number_placeholders(&norm.param_text);
+            self.profiler.mark(Stage::Optimizing);
             match self.plan_text(&numbered, &infos, kind) {
                 Ok(p) => {
                     let p = Arc::new(p);
@@ -264,6 +267,7 @@ impl Ctx {
             // A `?` in a text query is a syntax error in MySQL.
             return Err(MyError::parse("?", 1));
         }
+        self.profiler.mark(Stage::Optimizing);
         let p = Arc::new(self.plan_text(text, &[], kind)?);
         if cacheable && p.reusable() {
             self.server
@@ -457,6 +461,7 @@ impl Ctx {
             let view = self.statement_view();
             self.stmt_view = view;
             resp.begin_rows(&prep.columns, &prep.types)?;
+            self.stage(Stage::SendingData);
             let r = {
                 let mut cx = ExecCx {
                     env: Env { params, ctx: self },
@@ -527,6 +532,7 @@ impl Ctx {
         }
         let rows = result?;
         resp.begin_rows(&prep.columns, &prep.types)?;
+        self.stage(Stage::SendingData);
         for r in &rows {
             resp.row(r)?;
         }
@@ -694,6 +700,19 @@ impl Ctx {
         resp: &mut (dyn Responder + Send),
         more: bool,
     ) -> Result<()> {
+        self.stage(Stage::SystemLock);
+        let r = self.execute_planned(prep, params, resp, more).await;
+        self.stage(Stage::End);
+        r
+    }
+
+    async fn execute_planned(
+        &mut self,
+        prep: &Arc<Prepared>,
+        params: &[Value],
+        resp: &mut (dyn Responder + Send),
+        more: bool,
+    ) -> Result<()> {
         // A commit deferred by a caller other than the connection's command loop.
         if let Some(d) = self.deferred.take() {
             self.commit_deferred(d).await?;
@@ -704,6 +723,7 @@ impl Ctx {
         self.rec.no_index_used = prep.full_scan;
         self.rec.kind = prep.kind;
         self.rec.admin = is_admin_statement(prep.kind);
+        self.stage(Stage::Executing);
         match &prep.planned {
             Planned::Select(plan) => {
                 let n = self.run_query_plan(prep, plan, params, resp, more).await?;
@@ -1070,12 +1090,17 @@ impl Ctx {
         more: bool,
     ) -> Result<()> {
         let opts = self.lex_options();
+        self.stmt_digest = None;
         let norm = lexer::normalize(text, &opts).map_err(|e| {
             let (near, line) = e.near_text(text);
             MyError::parse(&near, line)
         })?;
         let kind = norm.kind;
         self.rec.kind = kind;
+        self.stmt_digest =
+            self.digest_cache
+                .get(&self.server.digests, self.db.as_deref(), &norm.digest_text);
+        self.stage(Stage::CheckingPermissions);
         // Diagnostics statements read the previous statement's diagnostics area.
         let keeps_diag = kind == StatementKind::Show && {
             let up = text.to_ascii_uppercase();
@@ -1085,6 +1110,7 @@ impl Ctx {
             self.diag.clear();
         }
         self.begin_statement();
+        self.stage(Stage::OpeningTables);
         let (prep, params) = self.plan_for_text(text, &norm)?;
         if matches!(prep.planned, Planned::Other(_)) {
             self.stmt_text.clear();

@@ -93,6 +93,14 @@ pub enum Show {
     EngineStatus(String),
     OpenTables,
     Profiles,
+    /// SHOW PROFILE [type, …] [FOR QUERY n] [LIMIT n [OFFSET m]]; `types` is a set of
+    /// [`profile_type`] bits.
+    Profile {
+        types: u32,
+        query: Option<u64>,
+        limit: Option<u64>,
+        offset: u64,
+    },
     Triggers,
     Events,
     ProcedureStatus,
@@ -1060,6 +1068,10 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
             p.next();
             Show::Profiles
         }
+        "PROFILE" => {
+            p.next();
+            parse_show_profile(p)?
+        }
         "TRIGGERS" => {
             p.next();
             let _ = p.from_db()?;
@@ -1084,6 +1096,75 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
         }
         _ => return Ok(None),
     }))
+}
+
+/// The column groups of SHOW PROFILE.
+pub mod profile_type {
+    pub const BLOCK_IO: u32 = 1;
+    pub const CONTEXT_SWITCHES: u32 = 2;
+    pub const CPU: u32 = 4;
+    pub const IPC: u32 = 8;
+    pub const MEMORY: u32 = 16;
+    pub const PAGE_FAULTS: u32 = 32;
+    pub const SOURCE: u32 = 64;
+    pub const SWAPS: u32 = 128;
+    pub const ALL: u32 = 255;
+}
+
+/// After SHOW PROFILE: `[type [, type] …] [FOR QUERY n] [LIMIT n [OFFSET m]]`.
+fn parse_show_profile(p: &mut P) -> Result<Show> {
+    use profile_type::*;
+    let num = |p: &mut P| -> Result<u64> {
+        match p.next() {
+            Token::Number(n, _) => n.parse().map_err(|_| p.error()),
+            _ => Err(p.error()),
+        }
+    };
+    // A type of one or two words: its bit, once its words are taken.
+    let word = |p: &mut P, second: Option<&str>, bit: u32| -> Result<u32> {
+        p.next();
+        if let Some(w) = second {
+            p.expect(w)?;
+        }
+        Ok(bit)
+    };
+    let mut types = 0;
+    loop {
+        types |= match p.peek_kw().as_deref() {
+            Some("ALL") => word(p, None, ALL)?,
+            Some("CPU") => word(p, None, CPU)?,
+            Some("IPC") => word(p, None, IPC)?,
+            Some("MEMORY") => word(p, None, MEMORY)?,
+            Some("SOURCE") => word(p, None, SOURCE)?,
+            Some("SWAPS") => word(p, None, SWAPS)?,
+            Some("BLOCK") => word(p, Some("IO"), BLOCK_IO)?,
+            Some("CONTEXT") => word(p, Some("SWITCHES"), CONTEXT_SWITCHES)?,
+            Some("PAGE") => word(p, Some("FAULTS"), PAGE_FAULTS)?,
+            _ => break,
+        };
+        if !p.eat_tok(&Token::Comma) {
+            break;
+        }
+    }
+    let query = if p.eat("FOR") {
+        p.expect("QUERY")?;
+        Some(num(p)?)
+    } else {
+        None
+    };
+    let (mut limit, mut offset) = (None, 0);
+    if p.eat("LIMIT") {
+        limit = Some(num(p)?);
+        if p.eat("OFFSET") {
+            offset = num(p)?;
+        }
+    }
+    Ok(Show::Profile {
+        types,
+        query,
+        limit,
+        offset,
+    })
 }
 
 fn parse_limit(p: &mut P) -> Result<Option<(u64, u64)>> {

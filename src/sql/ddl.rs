@@ -1071,6 +1071,10 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
     for n in names {
         let (db, t) = super::planner::object_name(n)?;
         let db = resolve_db_name(ctx, db)?;
+        if crate::observe::digest::is_summary(&db, &t) {
+            ctx.server.digests.truncate();
+            continue;
+        }
         if let Some(log) = crate::observe::logtable::LogTable::named(&db, &t) {
             ctx.server
                 .logs

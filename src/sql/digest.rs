@@ -512,7 +512,12 @@ pub(crate) fn render(toks: &[DToken], sql: &str, out: &mut String) {
 
 /// SHA-256 of the digest text, 64 lowercase hex digits.
 pub fn digest_hex(normalized: &Normalized) -> String {
-    let hash = Sha256::digest(normalized.digest_text.as_bytes());
+    sha256_hex(normalized.digest_text.as_bytes())
+}
+
+/// SHA-256 of `bytes`, 64 lowercase hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
     let mut hex = String::with_capacity(64);
     for b in hash {
         hex.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));

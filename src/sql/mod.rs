@@ -41,6 +41,7 @@ pub mod plan;
 pub mod plan_dml;
 pub mod planner;
 pub mod show;
+pub mod sysschema;
 pub mod temporal;
 pub mod types;
 pub mod utility;

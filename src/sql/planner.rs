@@ -54,6 +54,8 @@ pub struct Planner<'a> {
     /// The query logs, for reading `mysql.slow_log` and `mysql.general_log`
     /// (`log_output=TABLE`); None: those tables are not there.
     pub log_tables: Option<&'a crate::observe::QueryLogs>,
+    /// The session planning, for the tables computed when read (`super::sysschema`).
+    pub session: Option<&'a crate::session::Ctx>,
     /// The session's time zone offset (the log tables' TIMESTAMPs are shown in it).
     pub tz_offset_s: i32,
 }
@@ -131,6 +133,7 @@ impl<'a> Planner<'a> {
             outer_min_ref: Cell::new(usize::MAX),
             param_typed_columns: Cell::new(false),
             log_tables: None,
+            session: None,
             tz_offset_s: 0,
         }
     }
@@ -180,6 +183,28 @@ impl<'a> Planner<'a> {
             table
                 .load_committed(row, 0)
                 .map_err(|_| MyError::internal("cannot load a log table row"))?;
+        }
+        Ok(Some((db, Arc::new(table))))
+    }
+
+    /// A read of an `information_schema` or `performance_schema` table: the rows as they
+    /// are now, for this statement only (see `super::sysschema`).
+    fn system_table(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<Table>)>> {
+        let (db, t) = object_name(name)?;
+        let (Some(db), Some(ctx)) = (db.or_else(|| self.db.map(str::to_string)), self.session)
+        else {
+            return Ok(None);
+        };
+        let Some((def, rows)) = super::sysschema::table(ctx, &db, &t) else {
+            return Ok(None);
+        };
+        self.uncacheable.set(true);
+        let db = def.db.clone();
+        let table = Table::new(def);
+        for row in rows {
+            table
+                .load_committed(row, 0)
+                .map_err(|_| MyError::internal("cannot load a system table row"))?;
         }
         Ok(Some((db, Arc::new(table))))
     }
@@ -235,7 +260,10 @@ impl<'a> Planner<'a> {
                 }
                 let (db, table) = match self.log_table(name)? {
                     Some(t) => t,
-                    None => self.resolve_table(name)?,
+                    None => match self.system_table(name)? {
+                        Some(t) => t,
+                        None => self.resolve_table(name)?,
+                    },
                 };
                 let alias = alias
                     .as_ref()

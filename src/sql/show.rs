@@ -171,6 +171,11 @@ fn default_text(d: &ColumnDefault, ty: &SqlType) -> Option<String> {
     }
 }
 
+/// information_schema.COLUMNS' COLUMN_DEFAULT.
+pub(crate) fn default_text_value(d: &ColumnDefault, ty: &SqlType) -> Value {
+    default_text(d, ty).map_or(Value::Null, Value::from_string)
+}
+
 fn default_value_cell(d: &ColumnDefault, ty: &SqlType) -> Value {
     match d {
         ColumnDefault::None | ColumnDefault::Null => Value::Null,
@@ -282,7 +287,7 @@ pub fn create_table_sql(def: &TableDef, auto_inc_next: u64) -> String {
     s
 }
 
-fn key_of(def: &TableDef, ci: usize) -> &'static str {
+pub(crate) fn key_of(def: &TableDef, ci: usize) -> &'static str {
     let (pri, uni, mul) = def.is_key_column(ci);
     if pri {
         "PRI"
@@ -295,7 +300,7 @@ fn key_of(def: &TableDef, ci: usize) -> &'static str {
     }
 }
 
-fn extra_of(c: &crate::storage::schema::ColumnDef) -> String {
+pub(crate) fn extra_of(c: &crate::storage::schema::ColumnDef) -> String {
     let mut e = Vec::new();
     if c.auto_increment {
         e.push("auto_increment".to_string());
@@ -350,6 +355,115 @@ pub fn columns(ctx: &mut Ctx, table: &Table, full: bool, filter: &Filter) -> XRe
         })
         .collect();
     result(ctx, cols, rows, filter, 0)
+}
+
+fn decimal(precision: u8, scale: u8) -> SqlType {
+    SqlType::Decimal {
+        precision,
+        scale,
+        unsigned: false,
+    }
+}
+
+/// `ns` nanoseconds as seconds with `scale` decimals (truncated, as MySQL shows them).
+pub(crate) fn seconds(ns: i64, scale: u32) -> Value {
+    let unit = 10i64.pow(9u32.saturating_sub(scale));
+    Value::Decimal(Box::new(bigdecimal::BigDecimal::new(
+        (ns / unit).into(),
+        i64::from(scale),
+    )))
+}
+
+/// SHOW PROFILE: the stages of one profiled statement (the latest by default), with the
+/// column groups asked for (see `session::profile`).
+fn profile(
+    ctx: &mut Ctx,
+    types: u32,
+    query: Option<u64>,
+    limit: Option<u64>,
+    offset: u64,
+) -> XResult<Outcome> {
+    use crate::sql::admin::profile_type::*;
+    let mut cols = vec![vc("Status", 30), col("Duration", decimal(9, 6))];
+    let on = |t: u32| types & t != 0;
+    let ints = |cols: &mut Vec<_>, names: &[&str]| {
+        for n in names {
+            cols.push(big(n));
+        }
+    };
+    if on(CPU) {
+        cols.push(col("CPU_user", decimal(9, 6)));
+        cols.push(col("CPU_system", decimal(9, 6)));
+    }
+    if on(CONTEXT_SWITCHES) {
+        ints(&mut cols, &["Context_voluntary", "Context_involuntary"]);
+    }
+    if on(BLOCK_IO) {
+        ints(&mut cols, &["Block_ops_in", "Block_ops_out"]);
+    }
+    if on(IPC) {
+        ints(&mut cols, &["Messages_sent", "Messages_received"]);
+    }
+    if on(PAGE_FAULTS) {
+        ints(&mut cols, &["Page_faults_major", "Page_faults_minor"]);
+    }
+    if on(SWAPS) {
+        ints(&mut cols, &["Swaps"]);
+    }
+    if on(SOURCE) {
+        cols.push(vc("Source_function", 30));
+        cols.push(vc("Source_file", 20));
+        cols.push(big("Source_line"));
+    }
+    let history = &ctx.profiler.history;
+    let chosen = match query {
+        Some(id) => history.iter().find(|p| p.id == id),
+        None => history.back(),
+    };
+    let mut rows = Vec::new();
+    if let Some(p) = chosen {
+        for (mark, us, used) in p.stage_micros() {
+            let mut row = vec![s(mark.stage.name()), seconds(us * 1000, 6)];
+            if on(CPU) {
+                row.push(seconds(used.user_us * 1000, 6));
+                row.push(seconds(used.system_us * 1000, 6));
+            }
+            let mut int = |v: i64| row.push(Value::Int(v));
+            if on(CONTEXT_SWITCHES) {
+                int(used.voluntary);
+                int(used.involuntary);
+            }
+            if on(BLOCK_IO) {
+                int(used.block_in);
+                int(used.block_out);
+            }
+            if on(IPC) {
+                int(used.msg_sent);
+                int(used.msg_received);
+            }
+            if on(PAGE_FAULTS) {
+                int(used.faults_major);
+                int(used.faults_minor);
+            }
+            if on(SWAPS) {
+                int(used.swaps);
+            }
+            if on(SOURCE) {
+                let file = mark.source.file();
+                let base = file.rsplit('/').next().unwrap_or(file);
+                row.push(s("<unknown>"));
+                row.push(s(base));
+                row.push(Value::UInt(u64::from(mark.source.line())));
+            }
+            rows.push(row);
+        }
+    }
+    let rows: Vec<Vec<Value>> = rows
+        .into_iter()
+        .skip(offset as usize)
+        .take(limit.map_or(usize::MAX, |l| l as usize))
+        .collect();
+    result(ctx, cols, rows, &Filter::None, 0)
 }
 
 pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
@@ -845,8 +959,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
         | Show::Triggers
         | Show::Events
         | Show::ProcedureStatus
-        | Show::FunctionStatus
-        | Show::Profiles => {
+        | Show::FunctionStatus => {
             let cols = match show {
                 Show::OpenTables => vec![
                     vc("Database", 64),
@@ -854,22 +967,36 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                     big("In_use"),
                     big("Name_locked"),
                 ],
-                Show::Profiles => vec![
-                    big("Query_ID"),
-                    col(
-                        "Duration",
-                        SqlType::Decimal {
-                            precision: 9,
-                            scale: 8,
-                            unsigned: false,
-                        },
-                    ),
-                    vc("Query", 1024),
-                ],
                 _ => vec![vc("Db", 64), vc("Name", 64), vc("Type", 9)],
             };
             result(ctx, cols, Vec::new(), &Filter::None, 0)
         }
+        Show::Profiles => {
+            let cols = vec![
+                big("Query_ID"),
+                col("Duration", decimal(9, 8)),
+                vc("Query", 1024),
+            ];
+            let rows = ctx
+                .profiler
+                .history
+                .iter()
+                .map(|p| {
+                    vec![
+                        Value::UInt(p.id),
+                        seconds(p.duration_ns(), 8),
+                        Value::str(&p.query),
+                    ]
+                })
+                .collect();
+            result(ctx, cols, rows, &Filter::None, 0)
+        }
+        Show::Profile {
+            types,
+            query,
+            limit,
+            offset,
+        } => profile(ctx, *types, *query, *limit, *offset),
         Show::MasterStatus => {
             let cols = vec![
                 vc("File", 512),

@@ -186,6 +186,7 @@ pub fn set_sysvar(ctx: &mut Ctx, name: &str, global: bool, value: Option<Value>)
             j.configure(&server.globals);
         }
         crate::session::threads::blocking(|| server.logs.configure(&server.globals));
+        server.digests.configure(&server.globals);
     }
     ctx.refresh_cached_vars();
     Ok(())
@@ -373,6 +374,10 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
                 .purge
                 .versions_purged
                 .load(Ordering::Relaxed),
+        ),
+        (
+            "Performance_schema_digest_lost",
+            ctx.server.digests.lost.get(),
         ),
         ("Queries", st.queries.get()),
         ("Questions", st.questions.get()),

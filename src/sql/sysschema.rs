@@ -1,0 +1,470 @@
+//! Tables computed when they are read: `information_schema` (SCHEMATA, TABLES, COLUMNS,
+//! STATISTICS, PROCESSLIST, PROFILING) and `performance_schema`
+//! (events_statements_summary_by_digest).
+//!
+//! A statement that reads one gets the rows as they are when it is planned, as an
+//! in-memory table of its own (the plan is never cached), so these tables filter, sort,
+//! group and join like any other. Column names and order are MySQL 8.0's; values Quire has
+//! no notion of are what MySQL shows for an engine without them (NULL times, `def`
+//! catalog, `BTREE` indexes), and row counts and lengths are the same estimates as
+//! SHOW TABLE STATUS (rows × 100 bytes).
+
+use crate::observe::digest;
+use crate::session::Ctx;
+use crate::sql::types::{BlobSize, Charset, Collation, SqlType};
+use crate::sql::value::{Row, Value};
+use crate::storage::schema::{ColumnDef, ColumnDefault, TableDef};
+use std::sync::Arc;
+
+/// A column's type, as far as these tables need.
+#[derive(Clone, Copy)]
+enum Ty {
+    Str(u32),
+    Text,
+    UInt,
+    Int,
+    DateTime,
+    Dec(u8, u8),
+}
+
+fn def(db: &str, name: &str, cols: &[(&str, Ty)]) -> TableDef {
+    let utf8 = Collation::Utf8mb3GeneralCi;
+    let columns = cols
+        .iter()
+        .map(|(n, t)| ColumnDef {
+            name: n.to_string(),
+            ty: match *t {
+                Ty::Str(len) => SqlType::VarChar {
+                    len,
+                    collation: utf8,
+                },
+                Ty::Text => SqlType::Text {
+                    size: BlobSize::Long,
+                    collation: utf8,
+                },
+                Ty::UInt => SqlType::BIGINT_UNSIGNED,
+                Ty::Int => SqlType::BIGINT,
+                Ty::DateTime => SqlType::DateTime { fsp: 0 },
+                Ty::Dec(precision, scale) => SqlType::Decimal {
+                    precision,
+                    scale,
+                    unsigned: false,
+                },
+            },
+            nullable: true,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_now: false,
+            comment: String::new(),
+        })
+        .collect();
+    TableDef {
+        db: db.to_string(),
+        name: name.to_ascii_uppercase(),
+        columns,
+        primary: None,
+        indexes: Vec::new(),
+        engine: "MEMORY".to_string(),
+        charset: Charset::Utf8mb3,
+        collation: utf8,
+        comment: String::new(),
+        auto_increment_start: 1,
+    }
+}
+
+fn s(v: &str) -> Value {
+    Value::str(v)
+}
+
+fn opt(v: Option<impl Into<Value>>) -> Value {
+    v.map_or(Value::Null, Into::into)
+}
+
+/// The table `db.name` if it is one of these, with its rows for `ctx`'s session.
+pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
+    let rows = |v: Vec<Vec<Value>>| v.into_iter().map(Row::from).collect::<Vec<Row>>();
+    if db.eq_ignore_ascii_case("performance_schema") {
+        if digest::is_summary(db, name) {
+            let mut d = digest::summary_def();
+            d.name = digest::SUMMARY_BY_DIGEST.to_string();
+            return Some((d, ctx.server.digests.table_rows(ctx.tz_offset_s)));
+        }
+        return None;
+    }
+    if !db.eq_ignore_ascii_case("information_schema") {
+        return None;
+    }
+    let db = "information_schema";
+    Some(match name.to_ascii_uppercase().as_str() {
+        "SCHEMATA" => (
+            def(
+                db,
+                name,
+                &[
+                    ("CATALOG_NAME", Ty::Str(64)),
+                    ("SCHEMA_NAME", Ty::Str(64)),
+                    ("DEFAULT_CHARACTER_SET_NAME", Ty::Str(64)),
+                    ("DEFAULT_COLLATION_NAME", Ty::Str(64)),
+                    ("SQL_PATH", Ty::Str(512)),
+                    ("DEFAULT_ENCRYPTION", Ty::Str(3)),
+                ],
+            ),
+            rows(schemata(ctx)),
+        ),
+        "TABLES" => (
+            def(
+                db,
+                name,
+                &[
+                    ("TABLE_CATALOG", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("TABLE_TYPE", Ty::Str(64)),
+                    ("ENGINE", Ty::Str(64)),
+                    ("VERSION", Ty::Int),
+                    ("ROW_FORMAT", Ty::Str(10)),
+                    ("TABLE_ROWS", Ty::UInt),
+                    ("AVG_ROW_LENGTH", Ty::UInt),
+                    ("DATA_LENGTH", Ty::UInt),
+                    ("MAX_DATA_LENGTH", Ty::UInt),
+                    ("INDEX_LENGTH", Ty::UInt),
+                    ("DATA_FREE", Ty::UInt),
+                    ("AUTO_INCREMENT", Ty::UInt),
+                    ("CREATE_TIME", Ty::DateTime),
+                    ("UPDATE_TIME", Ty::DateTime),
+                    ("CHECK_TIME", Ty::DateTime),
+                    ("TABLE_COLLATION", Ty::Str(64)),
+                    ("CHECKSUM", Ty::Int),
+                    ("CREATE_OPTIONS", Ty::Str(256)),
+                    ("TABLE_COMMENT", Ty::Text),
+                ],
+            ),
+            rows(tables(ctx)),
+        ),
+        "COLUMNS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("TABLE_CATALOG", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("COLUMN_NAME", Ty::Str(64)),
+                    ("ORDINAL_POSITION", Ty::UInt),
+                    ("COLUMN_DEFAULT", Ty::Text),
+                    ("IS_NULLABLE", Ty::Str(3)),
+                    ("DATA_TYPE", Ty::Text),
+                    ("CHARACTER_MAXIMUM_LENGTH", Ty::Int),
+                    ("CHARACTER_OCTET_LENGTH", Ty::Int),
+                    ("NUMERIC_PRECISION", Ty::UInt),
+                    ("NUMERIC_SCALE", Ty::UInt),
+                    ("DATETIME_PRECISION", Ty::UInt),
+                    ("CHARACTER_SET_NAME", Ty::Str(64)),
+                    ("COLLATION_NAME", Ty::Str(64)),
+                    ("COLUMN_TYPE", Ty::Text),
+                    ("COLUMN_KEY", Ty::Str(3)),
+                    ("EXTRA", Ty::Str(256)),
+                    ("PRIVILEGES", Ty::Str(154)),
+                    ("COLUMN_COMMENT", Ty::Text),
+                    ("GENERATION_EXPRESSION", Ty::Text),
+                    ("SRS_ID", Ty::UInt),
+                ],
+            ),
+            rows(columns(ctx)),
+        ),
+        "STATISTICS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("TABLE_CATALOG", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("NON_UNIQUE", Ty::Int),
+                    ("INDEX_SCHEMA", Ty::Str(64)),
+                    ("INDEX_NAME", Ty::Str(64)),
+                    ("SEQ_IN_INDEX", Ty::UInt),
+                    ("COLUMN_NAME", Ty::Str(64)),
+                    ("COLLATION", Ty::Str(1)),
+                    ("CARDINALITY", Ty::Int),
+                    ("SUB_PART", Ty::Int),
+                    ("PACKED", Ty::Str(10)),
+                    ("NULLABLE", Ty::Str(3)),
+                    ("INDEX_TYPE", Ty::Str(11)),
+                    ("COMMENT", Ty::Str(8)),
+                    ("INDEX_COMMENT", Ty::Str(2048)),
+                    ("IS_VISIBLE", Ty::Str(3)),
+                    ("EXPRESSION", Ty::Text),
+                ],
+            ),
+            rows(statistics(ctx)),
+        ),
+        "PROCESSLIST" => (
+            def(
+                db,
+                name,
+                &[
+                    ("ID", Ty::UInt),
+                    ("USER", Ty::Str(32)),
+                    ("HOST", Ty::Str(261)),
+                    ("DB", Ty::Str(64)),
+                    ("COMMAND", Ty::Str(16)),
+                    ("TIME", Ty::Int),
+                    ("STATE", Ty::Str(64)),
+                    ("INFO", Ty::Text),
+                ],
+            ),
+            rows(super::utility::processlist_rows(ctx, true)),
+        ),
+        "PROFILING" => (
+            def(
+                db,
+                name,
+                &[
+                    ("QUERY_ID", Ty::Int),
+                    ("SEQ", Ty::Int),
+                    ("STATE", Ty::Str(30)),
+                    ("DURATION", Ty::Dec(9, 6)),
+                    ("CPU_USER", Ty::Dec(9, 6)),
+                    ("CPU_SYSTEM", Ty::Dec(9, 6)),
+                    ("CONTEXT_VOLUNTARY", Ty::Int),
+                    ("CONTEXT_INVOLUNTARY", Ty::Int),
+                    ("BLOCK_OPS_IN", Ty::Int),
+                    ("BLOCK_OPS_OUT", Ty::Int),
+                    ("MESSAGES_SENT", Ty::Int),
+                    ("MESSAGES_RECEIVED", Ty::Int),
+                    ("PAGE_FAULTS_MAJOR", Ty::Int),
+                    ("PAGE_FAULTS_MINOR", Ty::Int),
+                    ("SWAPS", Ty::Int),
+                    ("SOURCE_FUNCTION", Ty::Str(30)),
+                    ("SOURCE_FILE", Ty::Str(20)),
+                    ("SOURCE_LINE", Ty::Int),
+                ],
+            ),
+            rows(profiling(ctx)),
+        ),
+        _ => return None,
+    })
+}
+
+fn schemata(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let catalog = &ctx.server.storage.catalog;
+    catalog
+        .database_names()
+        .into_iter()
+        .map(|d| {
+            let (cs, coll) = catalog
+                .database(&d)
+                .map(|x| (x.charset.name(), x.collation.name()))
+                .unwrap_or(("utf8mb4", Collation::DEFAULT.name()));
+            vec![s("def"), s(&d), s(cs), s(coll), Value::Null, s("NO")]
+        })
+        .collect()
+}
+
+/// Every table of every database, with its database's name.
+fn all_tables(ctx: &Ctx) -> Vec<(String, Arc<crate::storage::table::Table>)> {
+    let catalog = &ctx.server.storage.catalog;
+    let mut out = Vec::new();
+    for d in catalog.database_names() {
+        if let Some(db) = catalog.database(&d) {
+            let mut ts: Vec<_> = db.tables.read().values().cloned().collect();
+            ts.sort_by(|a, b| a.name().cmp(b.name()));
+            out.extend(ts.into_iter().map(|t| (d.clone(), t)));
+        }
+    }
+    out
+}
+
+fn tables(ctx: &Ctx) -> Vec<Vec<Value>> {
+    all_tables(ctx)
+        .into_iter()
+        .map(|(d, t)| {
+            let rows = t.row_count();
+            vec![
+                s("def"),
+                s(&d),
+                s(t.name()),
+                s("BASE TABLE"),
+                s(&t.def.engine),
+                Value::Int(10),
+                s("Dynamic"),
+                Value::UInt(rows),
+                Value::UInt(if rows > 0 { 100 } else { 0 }),
+                Value::UInt(rows * 100),
+                Value::UInt(0),
+                Value::UInt(0),
+                Value::UInt(0),
+                opt(t
+                    .def
+                    .auto_increment_column()
+                    .map(|_| Value::UInt(t.peek_auto_inc()))),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                s(t.def.collation.name()),
+                Value::Null,
+                s(""),
+                s(&t.def.comment),
+            ]
+        })
+        .collect()
+}
+
+/// DATA_TYPE: the type's name without its length or attributes, lower case.
+fn data_type(ty: &SqlType) -> String {
+    let name = ty.sql_name();
+    let end = name.find(['(', ' ']).unwrap_or(name.len());
+    name[..end].to_ascii_lowercase()
+}
+
+fn columns(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (d, t) in all_tables(ctx) {
+        let def = &t.def;
+        for (i, c) in def.columns.iter().enumerate() {
+            let ty = &c.ty;
+            let (chars, octets) = match ty {
+                SqlType::Char { len, collation } | SqlType::VarChar { len, collation } => (
+                    Some(i64::from(*len)),
+                    Some(i64::from(*len) * i64::from(collation.charset().max_len())),
+                ),
+                SqlType::Binary { len } | SqlType::VarBinary { len } => {
+                    (Some(i64::from(*len)), Some(i64::from(*len)))
+                }
+                SqlType::Text { size, .. } | SqlType::Blob { size } => {
+                    let n = size.max_bytes() as i64;
+                    (Some(n), Some(n))
+                }
+                SqlType::Json => (None, None),
+                _ => (None, None),
+            };
+            let (precision, scale) = match ty {
+                SqlType::Int {
+                    width, unsigned, ..
+                } => {
+                    use crate::sql::types::IntWidth as W;
+                    let p = match width {
+                        W::Tiny => 3,
+                        W::Small => 5,
+                        W::Medium => 7,
+                        W::Int => 10,
+                        W::Big => 19 + u64::from(*unsigned),
+                    };
+                    (Some(p), Some(0))
+                }
+                SqlType::Bool => (Some(3), Some(0)),
+                SqlType::Decimal {
+                    precision, scale, ..
+                } => (Some(u64::from(*precision)), Some(u64::from(*scale))),
+                SqlType::Float { .. } => (Some(12), None),
+                SqlType::Double { .. } => (Some(22), None),
+                SqlType::Bit { len } => (Some(u64::from(*len)), None),
+                _ => (None, None),
+            };
+            let dt_precision = match ty {
+                SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } | SqlType::Time { fsp } => {
+                    Some(u64::from(*fsp))
+                }
+                SqlType::Date => Some(0),
+                _ => None,
+            };
+            let (cs, coll) = if ty.is_string() && !ty.collation().is_binary() {
+                (s(ty.collation().charset().name()), s(ty.collation().name()))
+            } else {
+                (Value::Null, Value::Null)
+            };
+            out.push(vec![
+                s("def"),
+                s(&d),
+                s(&def.name),
+                s(&c.name),
+                Value::UInt(i as u64 + 1),
+                super::show::default_text_value(&c.default, ty),
+                s(if c.nullable { "YES" } else { "NO" }),
+                Value::from_string(data_type(ty)),
+                opt(chars.map(Value::Int)),
+                opt(octets.map(Value::Int)),
+                opt(precision.map(Value::UInt)),
+                opt(scale.map(Value::UInt)),
+                opt(dt_precision.map(Value::UInt)),
+                cs,
+                coll,
+                Value::from_string(ty.sql_name()),
+                s(super::show::key_of(def, i)),
+                Value::from_string(super::show::extra_of(c)),
+                s("select,insert,update,references"),
+                s(&c.comment),
+                s(""),
+                Value::Null,
+            ]);
+        }
+    }
+    out
+}
+
+fn statistics(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (d, t) in all_tables(ctx) {
+        let def = &t.def;
+        for idx in def.all_indexes() {
+            for (i, ic) in idx.columns.iter().enumerate() {
+                let Some(c) = def.columns.get(ic.col) else {
+                    continue;
+                };
+                out.push(vec![
+                    s("def"),
+                    s(&d),
+                    s(&def.name),
+                    Value::Int(i64::from(!idx.is_unique())),
+                    s(&d),
+                    s(&idx.name),
+                    Value::UInt(i as u64 + 1),
+                    s(&c.name),
+                    s(if ic.desc { "D" } else { "A" }),
+                    Value::Int(t.row_count() as i64),
+                    opt(ic.prefix.map(|p| Value::Int(p as i64))),
+                    Value::Null,
+                    s(if c.nullable { "YES" } else { "" }),
+                    s("BTREE"),
+                    s(""),
+                    s(&idx.comment),
+                    s("YES"),
+                    Value::Null,
+                ]);
+            }
+        }
+    }
+    out
+}
+
+fn profiling(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for p in &ctx.profiler.history {
+        for (seq, (mark, us, used)) in p.stage_micros().enumerate() {
+            let file = mark.source.file();
+            out.push(vec![
+                Value::UInt(p.id),
+                // MySQL numbers from 2 (its first entry, before `starting`, is not shown).
+                Value::Int(seq as i64 + 2),
+                s(mark.stage.name()),
+                super::show::seconds(us * 1000, 6),
+                super::show::seconds(used.user_us * 1000, 6),
+                super::show::seconds(used.system_us * 1000, 6),
+                Value::Int(used.voluntary),
+                Value::Int(used.involuntary),
+                Value::Int(used.block_in),
+                Value::Int(used.block_out),
+                Value::Int(used.msg_sent),
+                Value::Int(used.msg_received),
+                Value::Int(used.faults_major),
+                Value::Int(used.faults_minor),
+                Value::Int(used.swaps),
+                s("<unknown>"),
+                s(file.rsplit('/').next().unwrap_or(file)),
+                Value::UInt(u64::from(mark.source.line())),
+            ]);
+        }
+    }
+    out
+}

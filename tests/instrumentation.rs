@@ -1,0 +1,552 @@
+//! Instrumentation: `performance_schema.events_statements_summary_by_digest` after a
+//! scripted workload, and SHOW PROFILE. The digest table: one
+//! row per statement shape, COUNT_STAR equal to the executions (text and prepared alike),
+//! rows sent/examined/affected and errors as the workload had them, DIGEST_TEXT as MySQL
+//! 8.0 prints it, the bound with its overflow row, TRUNCATE.
+
+mod common;
+
+use common::*;
+use mysql::prelude::*;
+use std::collections::BTreeMap;
+
+/// Quire's own table (MariaDB 10.11 has no digest quantiles or samples and other texts).
+fn quire_only() -> bool {
+    if target() != Target::Quire {
+        eprintln!("performance_schema tests are Quire-only (QUIRE_TEST_TARGET=mariadb): not run");
+        return false;
+    }
+    true
+}
+
+/// One digest row: the columns the tests read, by name.
+type Digest = BTreeMap<String, Option<String>>;
+
+/// Every row of the table, keyed by DIGEST_TEXT ("NULL" for the overflow row).
+fn digests(c: &mut mysql::Conn) -> BTreeMap<String, Digest> {
+    let cols = [
+        "SCHEMA_NAME",
+        "DIGEST",
+        "DIGEST_TEXT",
+        "COUNT_STAR",
+        "SUM_TIMER_WAIT",
+        "MIN_TIMER_WAIT",
+        "AVG_TIMER_WAIT",
+        "MAX_TIMER_WAIT",
+        "SUM_ERRORS",
+        "SUM_ROWS_AFFECTED",
+        "SUM_ROWS_SENT",
+        "SUM_ROWS_EXAMINED",
+        "SUM_NO_INDEX_USED",
+        "FIRST_SEEN",
+        "LAST_SEEN",
+        "QUANTILE_95",
+        "QUANTILE_99",
+        "QUANTILE_999",
+        "QUERY_SAMPLE_TEXT",
+        "QUERY_SAMPLE_TIMER_WAIT",
+    ];
+    let sql = format!(
+        "SELECT {} FROM performance_schema.events_statements_summary_by_digest",
+        cols.join(", ")
+    );
+    let rows: Vec<mysql::Row> = c.query(sql).expect("read the digest table");
+    let mut out = BTreeMap::new();
+    for row in rows {
+        let mut d = Digest::new();
+        for (i, name) in cols.iter().enumerate() {
+            let v: Option<String> = row.get(i).expect("column");
+            d.insert(name.to_string(), v);
+        }
+        let key = d["DIGEST_TEXT"].clone().unwrap_or_else(|| "NULL".into());
+        assert!(out.insert(key.clone(), d).is_none(), "two rows for {key}");
+    }
+    out
+}
+
+fn num(d: &Digest, col: &str) -> u64 {
+    d[col]
+        .as_deref()
+        .unwrap_or_else(|| panic!("{col} is NULL"))
+        .parse()
+        .unwrap_or_else(|e| panic!("{col}: {e}"))
+}
+
+fn row<'a>(all: &'a BTreeMap<String, Digest>, text: &str) -> &'a Digest {
+    all.get(text).unwrap_or_else(|| {
+        panic!(
+            "no row for {text}; rows:\n{}",
+            all.keys().cloned().collect::<Vec<_>>().join("\n")
+        )
+    })
+}
+
+#[test]
+fn summary_by_digest_counts_a_scripted_workload() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    c.query_drop("CREATE DATABASE w").unwrap();
+    c.query_drop("USE w").unwrap();
+    c.query_drop("CREATE TABLE w (id INT PRIMARY KEY, v INT)")
+        .unwrap();
+    let values: Vec<String> = (1..=20).map(|i| format!("({i},{i})")).collect();
+    c.query_drop(format!("INSERT INTO w VALUES {}", values.join(",")))
+        .unwrap();
+    // Start counting from here.
+    c.query_drop("TRUNCATE TABLE performance_schema.events_statements_summary_by_digest")
+        .unwrap();
+    let all = digests(&mut c);
+    assert_eq!(
+        all.keys().cloned().collect::<Vec<_>>(),
+        vec!["TRUNCATE TABLE `performance_schema` . `events_statements_summary_by_digest`"],
+        "after TRUNCATE only the TRUNCATE itself is counted"
+    );
+
+    // Point selects by text and by prepared statement: one shape.
+    for i in 1..=7 {
+        let v: Option<i64> = c
+            .query_first(format!("SELECT v FROM w WHERE id = {i}"))
+            .unwrap();
+        assert_eq!(v, Some(i));
+    }
+    let stmt = c.prep("SELECT v FROM w WHERE id = ?").unwrap();
+    for i in 1..=4 {
+        let v: Option<i64> = c.exec_first(&stmt, (i,)).unwrap();
+        assert_eq!(v, Some(i));
+    }
+    // Full scans: 10 rows sent of 20 examined, each time.
+    for x in [10, 10, 10, 10, 10] {
+        let ids: Vec<i64> = c.query(format!("SELECT id FROM w WHERE v > {x}")).unwrap();
+        assert_eq!(ids.len(), 10);
+    }
+    // Updates: 4 rows each.
+    for _ in 0..3 {
+        c.query_drop("UPDATE w SET v = v + 1 WHERE id <= 4")
+            .unwrap();
+        assert_eq!(c.affected_rows(), 4);
+    }
+    // Errors.
+    for _ in 0..2 {
+        assert!(c.query_drop("SELECT v FROM no_such_table").is_err());
+    }
+
+    let all = digests(&mut c);
+    let point = row(&all, "SELECT `v` FROM `w` WHERE `id` = ?");
+    assert_eq!(num(point, "COUNT_STAR"), 11);
+    assert_eq!(num(point, "SUM_ROWS_SENT"), 11);
+    assert_eq!(num(point, "SUM_ROWS_EXAMINED"), 11);
+    assert_eq!(num(point, "SUM_NO_INDEX_USED"), 0);
+    assert_eq!(point["SCHEMA_NAME"].as_deref(), Some("w"));
+    let hex = point["DIGEST"].clone().unwrap();
+    assert!(
+        hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        "DIGEST is 64 hex digits: {hex}"
+    );
+    let scan = row(&all, "SELECT `id` FROM `w` WHERE `v` > ?");
+    assert_eq!(num(scan, "COUNT_STAR"), 5);
+    assert_eq!(num(scan, "SUM_ROWS_SENT"), 50);
+    assert_eq!(num(scan, "SUM_ROWS_EXAMINED"), 100);
+    assert_eq!(num(scan, "SUM_NO_INDEX_USED"), 5);
+    let update = row(&all, "UPDATE `w` SET `v` = `v` + ? WHERE `id` <= ?");
+    assert_eq!(num(update, "COUNT_STAR"), 3);
+    assert_eq!(num(update, "SUM_ROWS_AFFECTED"), 12);
+    let failed = row(&all, "SELECT `v` FROM `no_such_table`");
+    assert_eq!(num(failed, "COUNT_STAR"), 2);
+    assert_eq!(num(failed, "SUM_ERRORS"), 2);
+    assert_eq!(num(point, "SUM_ERRORS"), 0);
+
+    // Timers: consistent with each other and with the histogram's quantiles.
+    for d in [point, scan, update, failed] {
+        let (n, sum, min, avg, max) = (
+            num(d, "COUNT_STAR"),
+            num(d, "SUM_TIMER_WAIT"),
+            num(d, "MIN_TIMER_WAIT"),
+            num(d, "AVG_TIMER_WAIT"),
+            num(d, "MAX_TIMER_WAIT"),
+        );
+        assert!(0 < min && min <= avg && avg <= max && max <= sum, "{d:?}");
+        assert_eq!(avg, sum / n, "{d:?}");
+        let (q95, q99, q999) = (
+            num(d, "QUANTILE_95"),
+            num(d, "QUANTILE_99"),
+            num(d, "QUANTILE_999"),
+        );
+        // Bucket upper bounds: a high estimate; with fewer than 1,000 statements the
+        // 99.9th percentile is the bucket of the longest one.
+        assert!(
+            min < q95 && q95 <= q99 && q99 <= q999 && max < q999,
+            "{d:?}"
+        );
+        assert_eq!(
+            num(d, "QUERY_SAMPLE_TIMER_WAIT"),
+            max,
+            "the sample is the longest"
+        );
+        assert!(d["FIRST_SEEN"] <= d["LAST_SEEN"], "{d:?}");
+    }
+    let sample = scan["QUERY_SAMPLE_TEXT"].clone().unwrap();
+    assert_eq!(sample, "SELECT id FROM w WHERE v > 10");
+}
+
+/// Statements from MySQL's own test of DIGEST_TEXT (mysql-test/suite/perfschema,
+/// statement_digest.test/.result, MySQL 8.0): texts that differ only in literals, list
+/// lengths, comments and spacing share one row, printed as MySQL prints it.
+#[test]
+fn digest_text_and_grouping_match_mysql() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    for sql in [
+        "CREATE DATABASE statements_digest",
+        "USE statements_digest",
+        "CREATE TABLE t1(a int)",
+        "CREATE TABLE t2(a int)",
+        "CREATE TABLE t3(a int, b int)",
+        "CREATE TABLE t5(a int, b int, c int)",
+        "TRUNCATE TABLE performance_schema.events_statements_summary_by_digest",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let expected: [(&[&str], &str); 7] = [
+        (
+            &["SELECT 1 FROM t1", "SELECT 1 FROM `t1`"],
+            "SELECT ? FROM `t1`",
+        ),
+        (&["SELECT 1,2 FROM t1"], "SELECT ?, ... FROM `t1`"),
+        (
+            &["INSERT INTO t1 VALUES (1)", "INSERT INTO t1 VALUES (NULL)"],
+            "INSERT INTO `t1` VALUES (?)",
+        ),
+        (
+            &["INSERT INTO t3 VALUES (1, 2), (3, 4), (5, 6)"],
+            "INSERT INTO `t3` VALUES (...) /* , ... */",
+        ),
+        (
+            &[
+                "SELECT * FROM t1 WHERE a IN (1)",
+                "SELECT * FROM t1 WHERE a IN (1, 2, 3)",
+            ],
+            "SELECT * FROM `t1` WHERE `a` IN (...)",
+        ),
+        (
+            &[
+                "SELECT                                          1           +        1",
+                "SELECT 1 /* This is an inline comment */ + 1",
+                "SELECT 1+\n/*\nthis is a\nmultiple-line comment\n*/\n1",
+            ],
+            "SELECT ? + ?",
+        ),
+        (
+            &[
+                "CREATE SCHEMA statements_digest_temp",
+                "DROP DATABASE statements_digest_temp",
+                "CREATE DATABASE statements_digest_temp",
+            ],
+            "CREATE SCHEMA `statements_digest_temp`",
+        ),
+    ];
+    for (sqls, _) in &expected {
+        for sql in *sqls {
+            c.query_drop(*sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        }
+    }
+    let all = digests(&mut c);
+    for (sqls, text) in &expected {
+        let d = row(&all, text);
+        // The DROP in the CREATE SCHEMA group is a shape of its own.
+        let creates = sqls.iter().filter(|s| !s.starts_with("DROP")).count() as u64;
+        assert_eq!(num(d, "COUNT_STAR"), creates, "{text}");
+        assert_eq!(d["SCHEMA_NAME"].as_deref(), Some("statements_digest"));
+    }
+    assert_eq!(
+        num(
+            row(&all, "DROP SCHEMA `statements_digest_temp`"),
+            "COUNT_STAR"
+        ),
+        1
+    );
+}
+
+/// `performance_schema_digests_size` bounds the rows; statements of other shapes go to one
+/// row with NULL digest, and are counted in Performance_schema_digest_lost.
+#[test]
+fn digests_beyond_the_bound_go_to_the_overflow_row() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start_with(&["--performance-schema-digests-size=3"]);
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    c.query_drop("TRUNCATE TABLE performance_schema.events_statements_summary_by_digest")
+        .unwrap();
+    for i in 0..6 {
+        // Six shapes: 1 to 6 columns.
+        let cols: Vec<String> = (0..=i).map(|j| format!("{j} AS c{j}")).collect();
+        c.query_drop(format!("SELECT {}", cols.join(", "))).unwrap();
+    }
+    let all = digests(&mut c);
+    // The TRUNCATE and two SELECTs took the three rows; four SELECTs overflowed.
+    assert_eq!(all.len(), 4, "{:?}", all.keys().collect::<Vec<_>>());
+    let overflow = row(&all, "NULL");
+    assert_eq!(num(overflow, "COUNT_STAR"), 4);
+    assert_eq!(overflow["SCHEMA_NAME"], None);
+    assert_eq!(overflow["DIGEST"], None);
+    let lost: Option<(String, u64)> = c
+        .query_first("SHOW GLOBAL STATUS LIKE 'Performance_schema_digest_lost'")
+        .unwrap();
+    // The four, and the read of the table itself.
+    assert_eq!(lost.map(|l| l.1), Some(5));
+}
+
+/// Seconds shown with up to 8 decimals, as microseconds (rounded to the nearest).
+fn micros(s: &str) -> i64 {
+    (s.parse::<f64>()
+        .unwrap_or_else(|e| panic!("not seconds: {s}: {e}"))
+        * 1e6)
+        .round() as i64
+}
+
+/// SHOW PROFILE for a durable autocommit UPDATE: the commit wait is a stage of its own,
+/// and the stages add up to the statement's duration in SHOW PROFILES.
+#[test]
+fn show_profile_has_the_commit_wait_as_a_stage() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    for sql in [
+        "CREATE DATABASE p",
+        "USE p",
+        "CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+        "INSERT INTO t VALUES (1, 1), (2, 2)",
+        "SET profiling = 1",
+        "UPDATE t SET v = v + 1 WHERE id = 1",
+        "SELECT v FROM t WHERE id = 2",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let profiles: Vec<(u64, String, String)> = c.query("SHOW PROFILES").unwrap();
+    // Statements run while profiling was on (not SET itself, not SHOW PROFILES).
+    let queries: Vec<&str> = profiles.iter().map(|p| p.2.as_str()).collect();
+    assert_eq!(
+        queries,
+        [
+            "UPDATE t SET v = v + 1 WHERE id = 1",
+            "SELECT v FROM t WHERE id = 2"
+        ]
+    );
+    let (update_id, update_total) = (profiles[0].0, micros(&profiles[0].1));
+
+    let stages: Vec<(String, String)> = c
+        .query(format!("SHOW PROFILE FOR QUERY {update_id}"))
+        .unwrap();
+    let names: Vec<&str> = stages.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(names.first(), Some(&"starting"), "{names:?}");
+    assert_eq!(names.last(), Some(&"cleaning up"), "{names:?}");
+    let commit: Vec<i64> = stages
+        .iter()
+        .filter(|s| s.0 == "waiting for handler commit")
+        .map(|s| micros(&s.1))
+        .collect();
+    assert_eq!(commit.len(), 1, "one commit stage: {names:?}");
+    assert!(commit[0] > 0, "the commit waits for an fsync: {stages:?}");
+    let pos = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    assert!(pos("executing") < pos("waiting for handler commit"));
+    let sum: i64 = stages.iter().map(|s| micros(&s.1)).sum();
+    assert!(
+        (sum - update_total).abs() * 20 <= update_total,
+        "stages add up to {sum} µs, the statement took {update_total} µs: {stages:?}"
+    );
+
+    // The SELECT (the latest profile) streams its row; no commit stage.
+    let stages: Vec<(String, String)> = c.query("SHOW PROFILE").unwrap();
+    let names: Vec<&str> = stages.iter().map(|s| s.0.as_str()).collect();
+    assert!(names.contains(&"Sending data"), "{names:?}");
+    assert!(!names.contains(&"waiting for handler commit"), "{names:?}");
+
+    // Column groups: ALL is MySQL's 16 columns; CPU adds user and system time.
+    let all: Vec<mysql::Row> = c
+        .query(format!(
+            "SHOW PROFILE ALL FOR QUERY {update_id} LIMIT 2 OFFSET 1"
+        ))
+        .unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].columns_ref().len(), 16);
+    let cpu: Vec<mysql::Row> = c.query("SHOW PROFILE CPU, SWAPS").unwrap();
+    let cols: Vec<String> = cpu[0]
+        .columns_ref()
+        .iter()
+        .map(|c| c.name_str().into_owned())
+        .collect();
+    assert_eq!(
+        cols,
+        ["Status", "Duration", "CPU_user", "CPU_system", "Swaps"]
+    );
+
+    // profiling_history_size bounds what is kept; an unknown query shows nothing.
+    c.query_drop("SET profiling_history_size = 2").unwrap();
+    for i in 0..3 {
+        c.query_drop(format!("SELECT {i}")).unwrap();
+    }
+    let profiles: Vec<(u64, String, String)> = c.query("SHOW PROFILES").unwrap();
+    let queries: Vec<&str> = profiles.iter().map(|p| p.2.as_str()).collect();
+    assert_eq!(queries, ["SELECT 1", "SELECT 2"]);
+    let none: Vec<mysql::Row> = c.query("SHOW PROFILE FOR QUERY 999").unwrap();
+    assert!(none.is_empty());
+}
+
+/// information_schema describes the catalog as MySQL does (the columns tools read), and
+/// its tables filter, sort and join like any other.
+#[test]
+fn information_schema_tables_columns_statistics_processlist_profiling() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    for sql in [
+        "CREATE DATABASE inv",
+        "USE inv",
+        "CREATE TABLE item (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, sku VARCHAR(20) NOT NULL, \
+         price DECIMAL(10,2), added DATETIME(3), note TEXT, UNIQUE KEY uk_sku (sku), KEY k_price (price, added))",
+        "CREATE TABLE tag (item_id INT, name CHAR(8))",
+        "INSERT INTO item (sku, price) VALUES ('a', 1.5), ('b', 2.5)",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let schemata: Vec<(String, String)> = c
+        .query(
+            "SELECT SCHEMA_NAME, DEFAULT_CHARACTER_SET_NAME FROM information_schema.SCHEMATA \
+             WHERE SCHEMA_NAME = 'inv'",
+        )
+        .unwrap();
+    assert_eq!(schemata.len(), 1);
+    let tables: Vec<(String, String, u64, Option<u64>)> = c
+        .query(
+            "SELECT TABLE_NAME, TABLE_TYPE, TABLE_ROWS, AUTO_INCREMENT FROM information_schema.TABLES \
+             WHERE TABLE_SCHEMA = 'inv' ORDER BY TABLE_NAME",
+        )
+        .unwrap();
+    assert_eq!(
+        tables,
+        [
+            ("item".into(), "BASE TABLE".into(), 2, Some(3)),
+            ("tag".into(), "BASE TABLE".into(), 0, None)
+        ]
+    );
+    type Col = (String, u64, String, String, String, String, Option<u64>);
+    let cols: Vec<Col> = c
+        .query(
+            "SELECT COLUMN_NAME, ORDINAL_POSITION, IS_NULLABLE, DATA_TYPE, COLUMN_TYPE, COLUMN_KEY, \
+             CHARACTER_MAXIMUM_LENGTH FROM information_schema.COLUMNS \
+             WHERE TABLE_SCHEMA = 'inv' AND TABLE_NAME = 'item' ORDER BY ORDINAL_POSITION",
+        )
+        .unwrap();
+    let want: Vec<Col> = vec![
+        (
+            "id".into(),
+            1,
+            "NO".into(),
+            "int".into(),
+            "int".into(),
+            "PRI".into(),
+            None,
+        ),
+        (
+            "sku".into(),
+            2,
+            "NO".into(),
+            "varchar".into(),
+            "varchar(20)".into(),
+            "UNI".into(),
+            Some(20),
+        ),
+        (
+            "price".into(),
+            3,
+            "YES".into(),
+            "decimal".into(),
+            "decimal(10,2)".into(),
+            "MUL".into(),
+            None,
+        ),
+        (
+            "added".into(),
+            4,
+            "YES".into(),
+            "datetime".into(),
+            "datetime(3)".into(),
+            "".into(),
+            None,
+        ),
+        (
+            "note".into(),
+            5,
+            "YES".into(),
+            "text".into(),
+            "text".into(),
+            "".into(),
+            Some(65535),
+        ),
+    ];
+    assert_eq!(cols, want);
+    let extra: Option<String> = c
+        .query_first(
+            "SELECT EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'inv' \
+             AND TABLE_NAME = 'item' AND COLUMN_NAME = 'id'",
+        )
+        .unwrap();
+    assert_eq!(extra.as_deref(), Some("auto_increment"));
+    let stats: Vec<(String, i64, u64, String)> = c
+        .query(
+            "SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.STATISTICS \
+             WHERE TABLE_SCHEMA = 'inv' AND TABLE_NAME = 'item' ORDER BY INDEX_NAME, SEQ_IN_INDEX",
+        )
+        .unwrap();
+    assert_eq!(
+        stats,
+        // Names compare case-insensitively, as in MySQL's information_schema.
+        [
+            ("k_price".into(), 1, 1, "price".into()),
+            ("k_price".into(), 1, 2, "added".into()),
+            ("PRIMARY".into(), 0, 1, "id".into()),
+            ("uk_sku".into(), 0, 1, "sku".into()),
+        ]
+    );
+    // A join between two of them: columns per table.
+    let per_table: Vec<(String, u64)> = c
+        .query(
+            "SELECT t.TABLE_NAME, COUNT(*) FROM information_schema.TABLES t \
+             JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME \
+             WHERE t.TABLE_SCHEMA = 'inv' GROUP BY t.TABLE_NAME ORDER BY t.TABLE_NAME",
+        )
+        .unwrap();
+    assert_eq!(per_table, [("item".into(), 5), ("tag".into(), 2)]);
+
+    // PROCESSLIST shows this connection running this query.
+    let id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    let me: Option<(String, String)> = c
+        .query_first(format!(
+            "SELECT COMMAND, INFO FROM information_schema.PROCESSLIST WHERE ID = {id}"
+        ))
+        .unwrap();
+    let (command, info) = me.expect("own row");
+    assert_eq!(command, "Query");
+    assert!(info.contains("information_schema.PROCESSLIST"), "{info}");
+
+    // PROFILING holds what SHOW PROFILE shows, numbered from 2.
+    c.query_drop("SET profiling = 1").unwrap();
+    c.query_drop("SELECT COUNT(*) FROM item").unwrap();
+    let shown: Vec<(String, String)> = c.query("SHOW PROFILE").unwrap();
+    let rows: Vec<(u64, String, String)> = c
+        .query("SELECT SEQ, STATE, DURATION FROM information_schema.PROFILING WHERE QUERY_ID = 1 ORDER BY SEQ")
+        .unwrap();
+    assert_eq!(rows.first().map(|r| r.0), Some(2));
+    let states: Vec<(String, String)> = rows.into_iter().map(|r| (r.1, r.2)).collect();
+    assert_eq!(states, shown);
+}
