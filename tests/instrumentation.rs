@@ -550,3 +550,55 @@ fn information_schema_tables_columns_statistics_processlist_profiling() {
     let states: Vec<(String, String)> = rows.into_iter().map(|r| (r.1, r.2)).collect();
     assert_eq!(states, shown);
 }
+
+/// KILL QUERY stops a long SELECT (a cross join of two 10,000-row tables) with 1317 and
+/// leaves its connection usable; the kill's latency is measured by bench/kill.sh. (KILL of
+/// a connection in an open transaction releasing its row locks: tests/rust_driver.rs.)
+#[test]
+fn kill_query_stops_a_cross_join() {
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    c.query_drop("CREATE DATABASE k").unwrap();
+    c.query_drop("USE k").unwrap();
+    for t in ["a", "b"] {
+        c.query_drop(format!("CREATE TABLE {t} (id INT PRIMARY KEY, v INT)"))
+            .unwrap();
+        for start in (0..10_000).step_by(1000) {
+            let values: Vec<String> = (start..start + 1000)
+                .map(|i| format!("({i},{i})"))
+                .collect();
+            c.query_drop(format!("INSERT INTO {t} VALUES {}", values.join(",")))
+                .unwrap();
+        }
+    }
+    let id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    let join = std::thread::spawn(move || {
+        let r: mysql::Result<Option<u64>> =
+            c.query_first("SELECT COUNT(*) FROM a, b WHERE a.v + b.v = -1");
+        (r, c)
+    });
+    let mut admin = mysql::Conn::new(server.opts()).expect("admin");
+    // Wait until the join runs.
+    let mut running = false;
+    for _ in 0..200 {
+        let info: Option<Option<String>> = admin
+            .query_first(format!(
+                "SELECT INFO FROM information_schema.PROCESSLIST WHERE ID = {id}"
+            ))
+            .unwrap();
+        if info.flatten().is_some_and(|i| i.contains("FROM a, b")) {
+            running = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(running, "the join never showed in the process list");
+    admin.query_drop(format!("KILL QUERY {id}")).unwrap();
+    let (r, mut c) = join.join().unwrap();
+    match r {
+        Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1317, "{e}"),
+        other => panic!("the join was not interrupted: {other:?}"),
+    }
+    let one: Option<u64> = c.query_first("SELECT 1").unwrap();
+    assert_eq!(one, Some(1), "the connection survives KILL QUERY");
+}

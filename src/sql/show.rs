@@ -287,6 +287,35 @@ pub fn create_table_sql(def: &TableDef, auto_inc_next: u64) -> String {
     s
 }
 
+/// SHOW TABLE STATUS' columns from Engine to Comment (also information_schema.TABLES'):
+/// rows and lengths are estimates (100 bytes a row), times unknown.
+pub(crate) fn table_status(t: &Table) -> Vec<Value> {
+    let rows = t.row_count();
+    vec![
+        s(&t.def.engine),
+        Value::Int(10),
+        s("Dynamic"),
+        Value::UInt(rows),
+        Value::UInt(if rows > 0 { 100 } else { 0 }),
+        Value::UInt(rows * 100),
+        Value::UInt(0),
+        Value::UInt(0),
+        Value::UInt(0),
+        if t.def.auto_increment_column().is_some() {
+            Value::UInt(t.peek_auto_inc())
+        } else {
+            Value::Null
+        },
+        Value::Null,
+        Value::Null,
+        Value::Null,
+        s(t.def.collation.name()),
+        Value::Null,
+        s(""),
+        s(&t.def.comment),
+    ]
+}
+
 pub(crate) fn key_of(def: &TableDef, ci: usize) -> &'static str {
     let (pri, uni, mul) = def.is_key_column(ci);
     if pri {
@@ -579,31 +608,9 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             let rows = tables
                 .iter()
                 .map(|t| {
-                    let rows = t.row_count();
-                    vec![
-                        s(t.name()),
-                        s(&t.def.engine),
-                        Value::Int(10),
-                        s("Dynamic"),
-                        Value::UInt(rows),
-                        Value::UInt(if rows > 0 { 100 } else { 0 }),
-                        Value::UInt(rows * 100),
-                        Value::UInt(0),
-                        Value::UInt(0),
-                        Value::UInt(0),
-                        if t.def.auto_increment_column().is_some() {
-                            Value::UInt(t.peek_auto_inc())
-                        } else {
-                            Value::Null
-                        },
-                        Value::Null,
-                        Value::Null,
-                        Value::Null,
-                        s(t.def.collation.name()),
-                        Value::Null,
-                        s(""),
-                        s(&t.def.comment),
-                    ]
+                    let mut r = vec![s(t.name())];
+                    r.extend(table_status(t));
+                    r
                 })
                 .collect();
             result(ctx, cols, rows, filter, 0)

@@ -280,33 +280,9 @@ fn tables(ctx: &Ctx) -> Vec<Vec<Value>> {
     all_tables(ctx)
         .into_iter()
         .map(|(d, t)| {
-            let rows = t.row_count();
-            vec![
-                s("def"),
-                s(&d),
-                s(t.name()),
-                s("BASE TABLE"),
-                s(&t.def.engine),
-                Value::Int(10),
-                s("Dynamic"),
-                Value::UInt(rows),
-                Value::UInt(if rows > 0 { 100 } else { 0 }),
-                Value::UInt(rows * 100),
-                Value::UInt(0),
-                Value::UInt(0),
-                Value::UInt(0),
-                opt(t
-                    .def
-                    .auto_increment_column()
-                    .map(|_| Value::UInt(t.peek_auto_inc()))),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                s(t.def.collation.name()),
-                Value::Null,
-                s(""),
-                s(&t.def.comment),
-            ]
+            let mut r = vec![s("def"), s(&d), s(t.name()), s("BASE TABLE")];
+            r.extend(super::show::table_status(&t));
+            r
         })
         .collect()
 }
