@@ -54,6 +54,8 @@ pub struct SessionShared {
     pub kill_notify: tokio::sync::Notify,
     /// Woken (notify_waiters) by KILL CONNECTION and idle timeouts: ends the read loop.
     pub kill_conn_notify: tokio::sync::Notify,
+    /// Its last statements (`performance_schema.events_statements_history`).
+    pub history: Mutex<crate::observe::history::History>,
 }
 
 impl SessionShared {
@@ -188,6 +190,7 @@ impl Server {
             killed: AtomicU8::new(0),
             kill_notify: tokio::sync::Notify::new(),
             kill_conn_notify: tokio::sync::Notify::new(),
+            history: Mutex::default(),
         });
         self.sessions.lock().insert(id, s.clone());
         s

@@ -602,3 +602,125 @@ fn kill_query_stops_a_cross_join() {
     let one: Option<u64> = c.query_first("SELECT 1").unwrap();
     assert_eq!(one, Some(1), "the connection survives KILL QUERY");
 }
+
+/// events_statements_history keeps a session's last statements (text, digest, schema,
+/// error, rows) up to its size; events_statements_current shows another session's last
+/// statement and the reader's own as running; threads lists the connections.
+#[test]
+fn statement_history_current_and_threads() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start_with(&["--performance-schema-events-statements-history-size=4"]);
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    let id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    for sql in [
+        "CREATE DATABASE h",
+        "USE h",
+        "CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+        "INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)",
+        "SELECT v FROM t WHERE v > 15",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    assert!(c.query_drop("SELECT * FROM missing").is_err());
+
+    let mut admin = mysql::Conn::new(server.opts()).expect("admin");
+    type Ev = (
+        u64,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        i64,
+        u64,
+        u64,
+        u64,
+    );
+    let events: Vec<Ev> = admin
+        .query(format!(
+            "SELECT EVENT_ID, EVENT_NAME, SQL_TEXT, DIGEST_TEXT, CURRENT_SCHEMA, MYSQL_ERRNO, \
+             ROWS_AFFECTED, ROWS_SENT, ROWS_EXAMINED FROM performance_schema.events_statements_history \
+             WHERE THREAD_ID = {id} ORDER BY EVENT_ID"
+        ))
+        .unwrap();
+    // The driver's own statements at connect, CONNECTION_ID() and these ran; the last four
+    // are kept, numbered on from the session's first.
+    let texts: Vec<&str> = events.iter().map(|e| e.2.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)",
+            "SELECT v FROM t WHERE v > 15",
+            "SELECT * FROM missing"
+        ]
+    );
+    let ids: Vec<u64> = events.iter().map(|e| e.0).collect();
+    let last = ids[3];
+    assert!(last >= 7, "{ids:?}");
+    assert_eq!(ids, [last - 3, last - 2, last - 1, last]);
+    let insert = &events[1];
+    assert_eq!(insert.1, "statement/sql/insert");
+    assert_eq!(
+        insert.3.as_deref(),
+        Some("INSERT INTO `t` VALUES (...) /* , ... */")
+    );
+    assert_eq!(insert.4.as_deref(), Some("h"));
+    assert_eq!(insert.6, 3);
+    let select = &events[2];
+    assert_eq!((select.7, select.8), (2, 3), "rows sent and examined");
+    let failed = &events[3];
+    assert_eq!(failed.5, 1146);
+    let (state, message): (String, String) = admin
+        .query_first(format!(
+            "SELECT RETURNED_SQLSTATE, MESSAGE_TEXT FROM performance_schema.events_statements_history \
+             WHERE THREAD_ID = {id} AND EVENT_ID = {last}"
+        ))
+        .unwrap()
+        .unwrap();
+    assert_eq!(state, "42S02");
+    assert!(message.contains("missing"), "{message}");
+
+    // The idle session's current statement is its last one; the reader's own is running.
+    let admin_id: u64 = admin
+        .query_first("SELECT CONNECTION_ID()")
+        .unwrap()
+        .unwrap();
+    let current: Vec<(u64, u64, Option<u64>, String)> = admin
+        .query(
+            "SELECT THREAD_ID, EVENT_ID, END_EVENT_ID, SQL_TEXT FROM performance_schema.events_statements_current \
+             ORDER BY THREAD_ID",
+        )
+        .unwrap();
+    let other = current
+        .iter()
+        .find(|r| r.0 == id)
+        .expect("the idle session");
+    assert_eq!((other.1, other.2), (last, Some(last)));
+    let own = current
+        .iter()
+        .find(|r| r.0 == admin_id)
+        .expect("the reader");
+    assert_eq!(own.2, None, "still running");
+    assert!(own.3.contains("events_statements_current"));
+
+    let threads: Vec<(u64, String, u64, String)> = admin
+        .query(
+            "SELECT THREAD_ID, NAME, PROCESSLIST_ID, PROCESSLIST_COMMAND FROM performance_schema.threads \
+             ORDER BY THREAD_ID",
+        )
+        .unwrap();
+    assert_eq!(
+        threads,
+        [
+            (id, "thread/sql/one_connection".into(), id, "Sleep".into()),
+            (
+                admin_id,
+                "thread/sql/one_connection".into(),
+                admin_id,
+                "Query".into()
+            ),
+        ]
+    );
+}

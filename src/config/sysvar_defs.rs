@@ -463,6 +463,7 @@ registry! {
         PERFORMANCE_SCHEMA = boolean("performance_schema", G, true).ro();
         PERFORMANCE_SCHEMA_DIGESTS_SIZE = int("performance_schema_digests_size", G, -1, 1_048_576, 10_000).ro();
         PERFORMANCE_SCHEMA_MAX_DIGEST_LENGTH = uint("performance_schema_max_digest_length", G, 0, 1_048_576, 1024).ro();
+        PERFORMANCE_SCHEMA_EVENTS_STATEMENTS_HISTORY_SIZE = int("performance_schema_events_statements_history_size", G, -1, 1024, 10).ro();
         PERFORMANCE_SCHEMA_MAX_DIGEST_SAMPLE_AGE = uint("performance_schema_max_digest_sample_age", G, 0, 1_048_576, 60);
         PERFORMANCE_SCHEMA_MAX_SQL_TEXT_LENGTH = uint("performance_schema_max_sql_text_length", G, 0, 1_048_576, 1024).ro();
 

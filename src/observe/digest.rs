@@ -42,9 +42,9 @@
 
 use super::percpu;
 use crate::config::{GlobalVars, vars};
-use crate::sql::types::{BlobSize, Charset, Collation, SqlType};
+use crate::sql::types::{BlobSize, Collation, SqlType};
 use crate::sql::value::{Row, Value};
-use crate::storage::schema::{ColumnDef, ColumnDefault, TableDef};
+use crate::storage::schema::{ColumnDef, TableDef};
 use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -194,6 +194,16 @@ impl DigestEntry {
         }
     }
 
+    /// DIGEST (None for the overflow row).
+    pub fn hex(&self) -> Option<&str> {
+        self.hex.as_deref()
+    }
+
+    /// DIGEST_TEXT (None for the overflow row).
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
     /// The row of statements whose digest found no room.
     pub fn is_overflow(&self) -> bool {
         self.text.is_none()
@@ -277,6 +287,10 @@ pub struct Digests {
     pub lost: percpu::Counter,
     pub max_sample_age_us: AtomicU64,
     pub max_text: AtomicU64,
+    /// `performance_schema_events_statements_history_size`.
+    pub history_size: AtomicU64,
+    /// When the server started, Unix ns (the statement tables' timers count from it).
+    pub started_ns: i64,
 }
 
 /// A row's key: the default schema and the digest text.
@@ -307,6 +321,12 @@ impl Digests {
             globals.get_u64(vars::PERFORMANCE_SCHEMA_MAX_SQL_TEXT_LENGTH),
             Ordering::Relaxed,
         );
+        // -1: sized automatically (10, MySQL's usual outcome).
+        let history = globals.get_i64(vars::PERFORMANCE_SCHEMA_EVENTS_STATEMENTS_HISTORY_SIZE);
+        self.history_size.store(
+            if history < 0 { 10 } else { history as u64 },
+            Ordering::Relaxed,
+        );
     }
 
     pub fn with_capacity(on: bool, capacity: usize) -> Digests {
@@ -321,6 +341,8 @@ impl Digests {
             lost: percpu::Counter::default(),
             max_sample_age_us: AtomicU64::new(60_000_000),
             max_text: AtomicU64::new(1024),
+            history_size: AtomicU64::new(10),
+            started_ns: super::now_ns(),
         }
     }
 
@@ -449,15 +471,7 @@ fn row(e: &DigestEntry, s: &Stats, tz_offset_s: i32) -> Row {
 /// The table's definition (MySQL 8.0.3x's columns, in its order).
 pub fn summary_def() -> TableDef {
     let utf8 = Collation::Utf8mb4GeneralCi;
-    let col = |name: &str, ty: SqlType, nullable: bool| ColumnDef {
-        name: name.to_string(),
-        ty,
-        nullable,
-        default: ColumnDefault::None,
-        auto_increment: false,
-        on_update_now: false,
-        comment: String::new(),
-    };
+    let col = |name: &str, ty: SqlType, nullable: bool| ColumnDef::plain(name, ty, nullable);
     let varchar = |name: &str| {
         col(
             name,
@@ -525,18 +539,7 @@ pub fn summary_def() -> TableDef {
     columns.push(longtext("QUERY_SAMPLE_TEXT"));
     columns.push(stamp("QUERY_SAMPLE_SEEN"));
     columns.push(big("QUERY_SAMPLE_TIMER_WAIT"));
-    TableDef {
-        db: "performance_schema".to_string(),
-        name: SUMMARY_BY_DIGEST.to_string(),
-        columns,
-        primary: None,
-        indexes: Vec::new(),
-        engine: "PERFORMANCE_SCHEMA".to_string(),
-        charset: Charset::Utf8mb4,
-        collation: utf8,
-        comment: String::new(),
-        auto_increment_start: 1,
-    }
+    super::history::ps_table(SUMMARY_BY_DIGEST, columns)
 }
 
 pub const SUMMARY_BY_DIGEST: &str = "events_statements_summary_by_digest";

@@ -54,6 +54,7 @@
 pub mod audit;
 pub mod digest;
 pub mod general;
+pub mod history;
 pub mod logtable;
 pub mod percpu;
 pub mod sink;
@@ -74,6 +75,8 @@ pub struct StmtRecord {
     pub start_us: i64,
     /// The same in nanoseconds (the digest table's timer).
     pub start_ns: i64,
+    /// When it ended, Unix ns (set when the record is closed).
+    pub end_ns: i64,
     /// Time spent waiting for row locks.
     pub lock_wait_us: u64,
     pub rows_examined: u64,

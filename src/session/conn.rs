@@ -717,6 +717,7 @@ where
                     let r = self
                         .end_statement(ctx, text, r, rows_sent, sent_before)
                         .await;
+                    ctx.record_history(stmt);
                     ctx.end_profile(stmt);
                     if r.is_err() {
                         break;
@@ -1158,6 +1159,7 @@ where
         let _ = self
             .end_statement(ctx, text, r, rows_sent, sent_before)
             .await;
+        ctx.record_history(&info);
         ctx.end_profile(&info);
         !io_failed
     }

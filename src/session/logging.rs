@@ -77,13 +77,15 @@ impl Ctx {
     /// text with its values is built then), and at most once.
     pub fn statement_done<'t>(&mut self, text: impl FnOnce() -> Cow<'t, [u8]>) {
         let end_ns = now_ns();
+        self.rec.end_ns = end_ns;
         let end_us = end_ns / 1000;
         self.stage(super::profile::Stage::FreeingItems);
         let mut text = LazyText {
             make: Some(text),
             made: None,
         };
-        if let Some(d) = self.stmt_digest.take() {
+        if let Some(d) = &self.stmt_digest {
+            let d = d.clone();
             let rec = &self.rec;
             let digests = &self.server.digests;
             let d = digests.current(d);
@@ -172,6 +174,56 @@ impl Ctx {
             );
             logs.write_slow(&self.log_buf);
         }
+    }
+
+    /// Writes the statement that just ended (its record closed by [`Ctx::statement_done`])
+    /// into its session's history (`observe::history`); `sql` is its text.
+    pub fn record_history(&mut self, sql: &str) {
+        let digests = &self.server.digests;
+        let digest = self.stmt_digest.take();
+        if !digests.on.load(Ordering::Relaxed) {
+            return;
+        }
+        let size = digests.history_size.load(Ordering::Relaxed) as usize;
+        let max_text = digests.max_text.load(Ordering::Relaxed) as usize;
+        let rec = &self.rec;
+        let message = if rec.errno == 0 {
+            None
+        } else {
+            self.diag
+                .list
+                .iter()
+                .rev()
+                .find(|w| w.code == rec.errno)
+                .map(|w| w.message.as_str())
+        };
+        let mut h = self.shared.history.lock();
+        let Some(e) = h.next_slot(size) else {
+            return;
+        };
+        e.start_ns = rec.start_ns;
+        e.end_ns = rec.end_ns;
+        e.lock_ps = rec.lock_wait_us * 1_000_000;
+        e.kind = rec.kind;
+        e.sql_text.clear();
+        let mut cut = sql.len().min(max_text);
+        while !sql.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        e.sql_text.push_str(&sql[..cut]);
+        e.digest = digest;
+        if e.schema.as_deref() != self.db.as_deref() {
+            e.schema = self.db.clone();
+        }
+        e.errno = rec.errno;
+        e.message.clear();
+        e.message.push_str(message.unwrap_or_default());
+        e.errors = u64::from(rec.errno != 0);
+        e.warnings = u64::from(self.diag.warning_count());
+        e.rows_affected = rec.rows_affected;
+        e.rows_sent = rec.rows_sent;
+        e.rows_examined = rec.rows_examined;
+        e.no_index_used = rec.no_index_used;
     }
 
     /// Whether the slow log takes the statement that just ended (writing the throttle's

@@ -9,11 +9,11 @@
 //! catalog, `BTREE` indexes), and row counts and lengths are the same estimates as
 //! SHOW TABLE STATUS (rows × 100 bytes).
 
-use crate::observe::digest;
+use crate::observe::{digest, history};
 use crate::session::Ctx;
 use crate::sql::types::{BlobSize, Charset, Collation, SqlType};
 use crate::sql::value::{Row, Value};
-use crate::storage::schema::{ColumnDef, ColumnDefault, TableDef};
+use crate::storage::schema::{ColumnDef, TableDef};
 use std::sync::Arc;
 
 /// A column's type, as far as these tables need.
@@ -31,9 +31,8 @@ fn def(db: &str, name: &str, cols: &[(&str, Ty)]) -> TableDef {
     let utf8 = Collation::Utf8mb3GeneralCi;
     let columns = cols
         .iter()
-        .map(|(n, t)| ColumnDef {
-            name: n.to_string(),
-            ty: match *t {
+        .map(|(n, t)| {
+            let ty = match *t {
                 Ty::Str(len) => SqlType::VarChar {
                     len,
                     collation: utf8,
@@ -50,12 +49,8 @@ fn def(db: &str, name: &str, cols: &[(&str, Ty)]) -> TableDef {
                     scale,
                     unsigned: false,
                 },
-            },
-            nullable: true,
-            default: ColumnDefault::None,
-            auto_increment: false,
-            on_update_now: false,
-            comment: String::new(),
+            };
+            ColumnDef::plain(n, ty, true)
         })
         .collect();
     TableDef {
@@ -89,7 +84,15 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
             d.name = digest::SUMMARY_BY_DIGEST.to_string();
             return Some((d, ctx.server.digests.table_rows(ctx.tz_offset_s)));
         }
-        return None;
+        let name = name.to_ascii_lowercase();
+        return match name.as_str() {
+            history::HISTORY | history::CURRENT => Some((
+                history::statements_def(&name),
+                statements(ctx, name == history::CURRENT),
+            )),
+            history::THREADS => Some((history::threads_def(), threads(ctx))),
+            _ => None,
+        };
     }
     if !db.eq_ignore_ascii_case("information_schema") {
         return None;
@@ -245,6 +248,88 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
         ),
         _ => return None,
     })
+}
+
+/// Every session as the `threads` and statements tables see it, by id.
+fn sessions(
+    ctx: &Ctx,
+) -> Vec<(
+    Arc<crate::server::SessionShared>,
+    history::ThreadView<'static>,
+)> {
+    let mut all: Vec<_> = ctx.server.sessions.lock().values().cloned().collect();
+    all.sort_by_key(|s| s.id);
+    let now_ns = crate::observe::now_ns();
+    all.into_iter()
+        .map(|s| {
+            let command = *s.command.lock();
+            let since = s.command_start.lock().elapsed();
+            let view = history::ThreadView {
+                id: u64::from(s.id),
+                user: s.user.lock().clone(),
+                host: "",
+                db: s.db.lock().clone(),
+                command,
+                time_s: since.as_secs(),
+                state: *s.state.lock(),
+                info: s.info.lock().clone(),
+                running_since_ns: (command != "Sleep").then(|| now_ns - since.as_nanos() as i64),
+            };
+            (s, view)
+        })
+        .collect()
+}
+
+fn threads(ctx: &Ctx) -> Vec<Row> {
+    sessions(ctx)
+        .iter()
+        .map(|(s, v)| {
+            history::thread_row(&history::ThreadView {
+                host: &s.host,
+                user: v.user.clone(),
+                db: v.db.clone(),
+                info: v.info.clone(),
+                ..*v
+            })
+        })
+        .collect()
+}
+
+/// events_statements_history (each session's last statements) or _current (each
+/// session's running statement, or its last one when idle).
+fn statements(ctx: &Ctx, current: bool) -> Vec<Row> {
+    let start = ctx.server.digests.started_ns;
+    let mut out = Vec::new();
+    for (s, v) in sessions(ctx) {
+        let h = s.history.lock();
+        let id = u64::from(s.id);
+        if !current {
+            out.extend(
+                h.events()
+                    .into_iter()
+                    .map(|e| history::statement_row(id, e, false, start)),
+            );
+            continue;
+        }
+        match (v.running_since_ns, &v.info) {
+            (Some(since), Some(info)) => {
+                let e = history::StmtEvent {
+                    event_id: h.last().map_or(0, |l| l.event_id) + 1,
+                    start_ns: since,
+                    sql_text: info.to_string(),
+                    schema: v.db.clone(),
+                    ..history::StmtEvent::default()
+                };
+                out.push(history::statement_row(id, &e, true, start));
+            }
+            _ => {
+                if let Some(e) = h.last() {
+                    out.push(history::statement_row(id, e, false, start));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn schemata(ctx: &Ctx) -> Vec<Vec<Value>> {

@@ -29,6 +29,21 @@ pub struct ColumnDef {
     pub comment: String,
 }
 
+impl ColumnDef {
+    /// A plain column: no default, no attributes (the tables Quire computes when read).
+    pub fn plain(name: &str, ty: SqlType, nullable: bool) -> ColumnDef {
+        ColumnDef {
+            name: name.to_string(),
+            ty,
+            nullable,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_now: false,
+            comment: String::new(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexKind {
     Primary,
