@@ -270,7 +270,7 @@ impl DigestEntry {
 }
 
 /// The longest prefix of `b` of at most `max` bytes that does not cut a UTF-8 character.
-fn floor_char_boundary(b: &[u8], max: usize) -> usize {
+pub fn floor_char_boundary(b: &[u8], max: usize) -> usize {
     if b.len() <= max {
         return b.len();
     }

@@ -85,10 +85,10 @@ impl History {
 }
 
 /// A session as the `threads` and current tables see it.
-pub struct ThreadView<'a> {
+pub struct ThreadView {
     pub id: u64,
     pub user: String,
-    pub host: &'a str,
+    pub host: String,
     pub db: Option<String>,
     pub command: &'static str,
     pub time_s: u64,
@@ -302,7 +302,7 @@ pub fn thread_row(t: &ThreadView) -> Row {
         text("FOREGROUND"),
         Value::UInt(t.id),
         text(&t.user),
-        text(t.host),
+        text(&t.host),
         t.db.as_deref().map_or(Value::Null, text),
         text(t.command),
         Value::Int(t.time_s as i64),

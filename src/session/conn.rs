@@ -715,10 +715,8 @@ where
                     }
                     let text = || Cow::Borrowed(stmt.as_bytes());
                     let r = self
-                        .end_statement(ctx, text, r, rows_sent, sent_before)
+                        .end_statement(ctx, stmt, text, r, rows_sent, sent_before)
                         .await;
-                    ctx.record_history(stmt);
-                    ctx.end_profile(stmt);
                     if r.is_err() {
                         break;
                     }
@@ -1157,19 +1155,20 @@ where
         };
         // An error (the statement's or its commit's) has been answered already.
         let _ = self
-            .end_statement(ctx, text, r, rows_sent, sent_before)
+            .end_statement(ctx, &info, text, r, rows_sent, sent_before)
             .await;
-        ctx.record_history(&info);
-        ctx.end_profile(&info);
         !io_failed
     }
 
-    /// Completes the statement record of a statement that has run, and hands it to the logs.
-    /// A profiled statement's deferred commit is made here, so that its wait is a stage of
-    /// the statement (see `profile`); returns the statement's result with the commit's.
+    /// Completes the statement record of a statement that has run, and hands it to the logs,
+    /// the digests, the session's history and its profile (`sql`: the statement's text,
+    /// `text`: as the logs show it). A profiled statement's deferred commit is made here, so
+    /// that its wait is a stage of the statement (see `profile`); returns the statement's
+    /// result with the commit's.
     async fn end_statement<'t>(
         &mut self,
         ctx: &mut Ctx,
+        sql: &str,
         text: impl FnOnce() -> Cow<'t, [u8]>,
         mut r: Result<()>,
         rows_sent: u64,
@@ -1193,6 +1192,8 @@ where
         rec.errno = r.as_ref().err().map_or(0, |e| e.code);
         rec.bytes_sent = self.writer.total_bytes() - sent_before;
         ctx.statement_done(text);
+        ctx.record_history(sql);
+        ctx.end_profile(sql);
         r
     }
 }

@@ -206,11 +206,8 @@ impl Ctx {
         e.lock_ps = rec.lock_wait_us * 1_000_000;
         e.kind = rec.kind;
         e.sql_text.clear();
-        let mut cut = sql.len().min(max_text);
-        while !sql.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        e.sql_text.push_str(&sql[..cut]);
+        let cut = digest::floor_char_boundary(sql.as_bytes(), max_text);
+        e.sql_text.push_str(sql.get(..cut).unwrap_or_default());
         e.digest = digest;
         if e.schema.as_deref() != self.db.as_deref() {
             e.schema = self.db.clone();

@@ -278,15 +278,11 @@ impl Ctx {
             return;
         }
         self.stage(profile::Stage::CleaningUp);
-        let words: Vec<String> = query
-            .split_whitespace()
-            .take(2)
-            .map(str::to_ascii_uppercase)
-            .collect();
-        let show_profile = words.first().is_some_and(|w| w == "SHOW")
-            && words
-                .get(1)
-                .is_some_and(|w| w == "PROFILE" || w == "PROFILES");
+        let mut words = query.split_whitespace();
+        let show_profile = words.next().is_some_and(|w| w.eq_ignore_ascii_case("SHOW"))
+            && words.next().is_some_and(|w| {
+                w.eq_ignore_ascii_case("PROFILE") || w.eq_ignore_ascii_case("PROFILES")
+            });
         let end = crate::observe::now_ns();
         self.profiler
             .end(end, query.as_bytes(), !show_profile, self.profiling_keep);

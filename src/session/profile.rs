@@ -32,7 +32,7 @@
 //! journal itself instead, so that the commit wait is its own stage.
 //!
 //! `profiling_history_size` (default 15, at most 100) profiles are kept per session, oldest
-//! dropped first. SHOW PROFILE and SHOW PROFILES are not profiled themselves (as in MySQL).
+//! dropped first. SHOW PROFILE and SHOW PROFILES are not kept themselves (as in MariaDB).
 //! Under `thread_handling=pool-of-threads` a statement may move between worker threads at a
 //! wait; its CPU figures are then those of the threads it was on at each mark (differences
 //! below zero are shown as 0).

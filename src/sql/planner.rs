@@ -162,49 +162,38 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// A read of `mysql.slow_log` or `mysql.general_log`: an in-memory table of the rows
-    /// logged so far (see `observe::logtable`), for this statement only.
-    fn log_table(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<Table>)>> {
+    /// A read of a table computed when read — `mysql.slow_log` or `mysql.general_log` (the
+    /// rows logged so far, see `observe::logtable`), or an `information_schema` or
+    /// `performance_schema` table (see `super::sysschema`) — as an in-memory table of the
+    /// rows as they are now, for this statement only (its plan is never cached).
+    fn computed_table(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<Table>)>> {
         use crate::observe::logtable::{self, LogTable};
         let (db, t) = object_name(name)?;
         let Some(db) = db.or_else(|| self.db.map(str::to_string)) else {
             return Ok(None);
         };
-        let (Some(which), Some(logs)) = (LogTable::named(&db, &t), self.log_tables) else {
-            return Ok(None);
-        };
+        let (db, def, rows) =
+            if let (Some(which), Some(logs)) = (LogTable::named(&db, &t), self.log_tables) {
+                let data = logs
+                    .read_table(which)
+                    .map_err(|e| MyError::storage_io(&e))?;
+                let def = which.def();
+                let rows = logtable::parse(&def, &data, self.tz_offset_s);
+                (db, def, rows)
+            } else if let Some(ctx) = self.session
+                && let Some((def, rows)) = super::sysschema::table(ctx, &db, &t)
+            {
+                (def.db.clone(), def, rows)
+            } else {
+                return Ok(None);
+            };
         self.uncacheable.set(true);
-        let data = logs
-            .read_table(which)
-            .map_err(|e| MyError::storage_io(&e))?;
-        let table = Table::new(which.def());
-        for row in logtable::parse(&table.def, &data, self.tz_offset_s) {
+        let table = Table::new(def);
+        for row in rows {
             // No key: rows get hidden row ids, so there is nothing to collide with.
             table
                 .load_committed(row, 0)
-                .map_err(|_| MyError::internal("cannot load a log table row"))?;
-        }
-        Ok(Some((db, Arc::new(table))))
-    }
-
-    /// A read of an `information_schema` or `performance_schema` table: the rows as they
-    /// are now, for this statement only (see `super::sysschema`).
-    fn system_table(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<Table>)>> {
-        let (db, t) = object_name(name)?;
-        let (Some(db), Some(ctx)) = (db.or_else(|| self.db.map(str::to_string)), self.session)
-        else {
-            return Ok(None);
-        };
-        let Some((def, rows)) = super::sysschema::table(ctx, &db, &t) else {
-            return Ok(None);
-        };
-        self.uncacheable.set(true);
-        let db = def.db.clone();
-        let table = Table::new(def);
-        for row in rows {
-            table
-                .load_committed(row, 0)
-                .map_err(|_| MyError::internal("cannot load a system table row"))?;
+                .map_err(|_| MyError::internal("cannot load a computed table's row"))?;
         }
         Ok(Some((db, Arc::new(table))))
     }
@@ -258,12 +247,9 @@ impl<'a> Planner<'a> {
                 if !partitions.is_empty() {
                     return Err(MyError::not_supported("PARTITION"));
                 }
-                let (db, table) = match self.log_table(name)? {
+                let (db, table) = match self.computed_table(name)? {
                     Some(t) => t,
-                    None => match self.system_table(name)? {
-                        Some(t) => t,
-                        None => self.resolve_table(name)?,
-                    },
+                    None => self.resolve_table(name)?,
                 };
                 let alias = alias
                     .as_ref()

@@ -316,6 +316,39 @@ pub(crate) fn table_status(t: &Table) -> Vec<Value> {
     ]
 }
 
+/// SHOW INDEX's rows (also information_schema.STATISTICS'): one per index column.
+pub(crate) fn index_rows(t: &Table) -> Vec<Vec<Value>> {
+    let def = &t.def;
+    let mut rows = Vec::new();
+    for idx in def.all_indexes() {
+        for (i, ic) in idx.columns.iter().enumerate() {
+            let Some(c) = def.columns.get(ic.col) else {
+                continue;
+            };
+            rows.push(vec![
+                s(&def.name),
+                Value::Int(!idx.is_unique() as i64),
+                s(&idx.name),
+                Value::Int(i as i64 + 1),
+                s(&c.name),
+                s(if ic.desc { "D" } else { "A" }),
+                Value::UInt(t.row_count()),
+                ic.prefix
+                    .map(|p| Value::Int(p as i64))
+                    .unwrap_or(Value::Null),
+                Value::Null,
+                s(if c.nullable { "YES" } else { "" }),
+                s("BTREE"),
+                s(""),
+                s(&idx.comment),
+                s("YES"),
+                Value::Null,
+            ]);
+        }
+    }
+    rows
+}
+
 pub(crate) fn key_of(def: &TableDef, ci: usize) -> &'static str {
     let (pri, uni, mul) = def.is_key_column(ci);
     if pri {
@@ -625,7 +658,6 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
         }
         Show::Index { table, filter } => {
             let t = resolve_table(ctx, table.0.as_deref(), &table.1)?;
-            let def = &t.def;
             let cols = vec![
                 vc("Table", 64),
                 big("Non_unique"),
@@ -643,31 +675,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                 vc("Visible", 3),
                 vc("Expression", 64),
             ];
-            let mut rows = Vec::new();
-            for idx in def.all_indexes() {
-                for (i, ic) in idx.columns.iter().enumerate() {
-                    let c = &def.columns[ic.col];
-                    rows.push(vec![
-                        s(&def.name),
-                        Value::Int(!idx.is_unique() as i64),
-                        s(&idx.name),
-                        Value::Int(i as i64 + 1),
-                        s(&c.name),
-                        s(if ic.desc { "D" } else { "A" }),
-                        Value::UInt(t.row_count()),
-                        ic.prefix
-                            .map(|p| Value::Int(p as i64))
-                            .unwrap_or(Value::Null),
-                        Value::Null,
-                        s(if c.nullable { "YES" } else { "" }),
-                        s("BTREE"),
-                        s(""),
-                        s(&idx.comment),
-                        s("YES"),
-                        Value::Null,
-                    ]);
-                }
-            }
+            let rows = index_rows(&t);
             result(ctx, cols, rows, filter, 2)
         }
         Show::CreateTable((db, name)) => {

@@ -251,12 +251,7 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
 }
 
 /// Every session as the `threads` and statements tables see it, by id.
-fn sessions(
-    ctx: &Ctx,
-) -> Vec<(
-    Arc<crate::server::SessionShared>,
-    history::ThreadView<'static>,
-)> {
+fn sessions(ctx: &Ctx) -> Vec<(Arc<crate::server::SessionShared>, history::ThreadView)> {
     let mut all: Vec<_> = ctx.server.sessions.lock().values().cloned().collect();
     all.sort_by_key(|s| s.id);
     let now_ns = crate::observe::now_ns();
@@ -267,7 +262,7 @@ fn sessions(
             let view = history::ThreadView {
                 id: u64::from(s.id),
                 user: s.user.lock().clone(),
-                host: "",
+                host: s.host.clone(),
                 db: s.db.lock().clone(),
                 command,
                 time_s: since.as_secs(),
@@ -283,15 +278,7 @@ fn sessions(
 fn threads(ctx: &Ctx) -> Vec<Row> {
     sessions(ctx)
         .iter()
-        .map(|(s, v)| {
-            history::thread_row(&history::ThreadView {
-                host: &s.host,
-                user: v.user.clone(),
-                db: v.db.clone(),
-                info: v.info.clone(),
-                ..*v
-            })
-        })
+        .map(|(_, v)| history::thread_row(v))
         .collect()
 }
 
@@ -467,33 +454,24 @@ fn columns(ctx: &Ctx) -> Vec<Vec<Value>> {
 fn statistics(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out = Vec::new();
     for (d, t) in all_tables(ctx) {
-        let def = &t.def;
-        for idx in def.all_indexes() {
-            for (i, ic) in idx.columns.iter().enumerate() {
-                let Some(c) = def.columns.get(ic.col) else {
-                    continue;
-                };
-                out.push(vec![
-                    s("def"),
-                    s(&d),
-                    s(&def.name),
-                    Value::Int(i64::from(!idx.is_unique())),
-                    s(&d),
-                    s(&idx.name),
-                    Value::UInt(i as u64 + 1),
-                    s(&c.name),
-                    s(if ic.desc { "D" } else { "A" }),
-                    Value::Int(t.row_count() as i64),
-                    opt(ic.prefix.map(|p| Value::Int(p as i64))),
-                    Value::Null,
-                    s(if c.nullable { "YES" } else { "" }),
-                    s("BTREE"),
-                    s(""),
-                    s(&idx.comment),
-                    s("YES"),
-                    Value::Null,
-                ]);
+        for r in super::show::index_rows(&t) {
+            // SHOW INDEX's row with the catalog and schemas added.
+            let mut r = r.into_iter();
+            let mut row = vec![s("def"), s(&d)];
+            row.extend(r.by_ref().take(2)); // TABLE_NAME, NON_UNIQUE
+            row.push(s(&d)); // INDEX_SCHEMA
+            row.extend(r);
+            // information_schema's types: SEQ_IN_INDEX unsigned, CARDINALITY signed.
+            for (i, unsigned) in [(6, true), (9, false)] {
+                if let Some(v) = row.get_mut(i) {
+                    *v = match *v {
+                        Value::Int(n) if unsigned => Value::UInt(n as u64),
+                        Value::UInt(n) if !unsigned => Value::Int(n as i64),
+                        ref other => other.clone(),
+                    };
+                }
             }
+            out.push(row);
         }
     }
     out
