@@ -176,6 +176,7 @@ pub mod code {
     pub const ER_WARN_NULL_TO_NOTNULL: u16 = 1263;
     pub const ER_WARN_DATA_OUT_OF_RANGE: u16 = 1264;
     pub const WARN_DATA_TRUNCATED: u16 = 1265;
+    pub const ER_WRONG_PERFSCHEMA_USAGE: u16 = 1683;
     pub const ER_CANT_AGGREGATE_2COLLATIONS: u16 = 1267;
     pub const ER_BAD_FT_COLUMN: u16 = 1283;
     pub const ER_UNKNOWN_KEY_CACHE: u16 = 1284;

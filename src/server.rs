@@ -5,7 +5,6 @@
 //! Nothing here is locked on a statement's hot path except reads of small structures.
 
 use crate::config::GlobalVars;
-use crate::observe::percpu::Counter;
 use crate::sql::cache::PlanCache;
 use crate::storage::Storage;
 use parking_lot::{Mutex, RwLock};
@@ -56,6 +55,8 @@ pub struct SessionShared {
     pub kill_conn_notify: tokio::sync::Notify,
     /// Its last statements (`performance_schema.events_statements_history`).
     pub history: Mutex<crate::observe::history::History>,
+    /// Its status counters (`SHOW SESSION STATUS`; see `observe::status`).
+    pub status: crate::observe::status::SessionStatus,
 }
 
 impl SessionShared {
@@ -72,19 +73,16 @@ impl SessionShared {
 pub const KILL_QUERY: u8 = 1;
 pub const KILL_CONNECTION: u8 = 2;
 
-/// `SHOW GLOBAL STATUS` counters. Those bumped by every statement or packet are per-CPU
-/// ([`Counter`]); the rest are rare.
+/// `SHOW GLOBAL STATUS` counters kept only globally (all rare). Those bumped by statements
+/// and packets are per session (`SessionShared::status`); `retired` holds those of ended
+/// sessions (see `observe::status`).
 #[derive(Default)]
 pub struct Status {
     pub connections: AtomicU64,
     pub aborted_connects: AtomicU64,
     pub aborted_clients: AtomicU64,
-    pub questions: Counter,
-    pub queries: Counter,
-    pub slow_queries: Counter,
-    pub bytes_received: Counter,
-    pub bytes_sent: Counter,
     pub threads_created: AtomicU64,
+    pub retired: crate::observe::status::Retired,
 }
 
 pub struct Server {
@@ -191,13 +189,23 @@ impl Server {
             kill_notify: tokio::sync::Notify::new(),
             kill_conn_notify: tokio::sync::Notify::new(),
             history: Mutex::default(),
+            status: Default::default(),
         });
         self.sessions.lock().insert(id, s.clone());
         s
     }
 
     pub fn unregister_session(&self, id: u32) {
-        self.sessions.lock().remove(&id);
+        let gone = self.sessions.lock().remove(&id);
+        if let Some(s) = gone {
+            self.status.retired.take(&s.status, false);
+        }
+    }
+
+    /// Global values of the per-session status counters (see `observe::status`).
+    pub fn global_status(&self) -> Vec<u64> {
+        let live: Vec<Arc<SessionShared>> = self.sessions.lock().values().cloned().collect();
+        self.status.retired.totals(live.iter().map(|s| &s.status))
     }
 
     pub fn session(&self, id: u32) -> Option<Arc<SessionShared>> {

@@ -724,3 +724,406 @@ fn statement_history_current_and_threads() {
         ]
     );
 }
+
+/// `SHOW SESSION STATUS` after `FLUSH STATUS` and one statement, by name.
+fn status_after(c: &mut mysql::Conn, sql: &str) -> BTreeMap<String, u64> {
+    c.query_drop("FLUSH STATUS").unwrap();
+    c.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    session_status(c)
+}
+
+fn session_status(c: &mut mysql::Conn) -> BTreeMap<String, u64> {
+    let rows: Vec<(String, String)> = c.query("SHOW SESSION STATUS").unwrap();
+    rows.into_iter()
+        .filter_map(|(n, v)| v.parse().ok().map(|v| (n, v)))
+        .collect()
+}
+
+fn global_counter(c: &mut mysql::Conn, name: &str) -> u64 {
+    let v: Option<(String, String)> = c
+        .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))
+        .unwrap();
+    v.expect(name).1.parse().unwrap()
+}
+
+/// The counters tools read, statement by statement, against a real MariaDB (InnoDB) running
+/// the same statements: handler reads, Select_*, Com_*, rows written.
+#[test]
+fn status_counters_count_as_mariadb_does() {
+    let quire = TestServer::start();
+    let maria = TestServer::start_mariadb(&[]);
+    let setup = [
+        "CREATE DATABASE st",
+        "USE st",
+        "CREATE TABLE t (id INT PRIMARY KEY, k INT, KEY (k)) ENGINE=InnoDB",
+        "INSERT INTO t VALUES (1,1),(2,2),(3,3),(4,4),(5,5),(6,6),(7,7),(8,8),(9,9),(10,10)",
+    ];
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "SELECT * FROM t",
+            &[
+                "Handler_read_first",
+                "Handler_read_next",
+                "Handler_read_key",
+                "Select_scan",
+                "Com_select",
+            ],
+        ),
+        (
+            "SELECT * FROM t WHERE id = 3",
+            &[
+                "Handler_read_key",
+                "Handler_read_next",
+                "Handler_read_first",
+                "Select_scan",
+                "Select_range",
+            ],
+        ),
+        (
+            "SELECT * FROM t WHERE id BETWEEN 2 AND 5",
+            &[
+                "Handler_read_key",
+                "Handler_read_next",
+                "Select_range",
+                "Select_scan",
+            ],
+        ),
+        (
+            "SELECT * FROM t WHERE k BETWEEN 2 AND 5",
+            &["Handler_read_key", "Handler_read_next", "Select_range"],
+        ),
+        (
+            "SELECT * FROM t WHERE k = 3",
+            &["Handler_read_key", "Handler_read_next"],
+        ),
+        (
+            "SELECT * FROM t ORDER BY id DESC",
+            &["Handler_read_last", "Handler_read_prev", "Select_scan"],
+        ),
+        (
+            "SELECT * FROM t a JOIN t b ON a.k = b.id",
+            &["Handler_read_key", "Select_scan", "Select_full_join"],
+        ),
+        (
+            "UPDATE t SET k = k + 1 WHERE id = 3",
+            &[
+                "Com_update",
+                "Handler_update",
+                "Handler_read_key",
+                "Handler_commit",
+                "Com_select",
+            ],
+        ),
+        (
+            "INSERT INTO t VALUES (11, 11), (12, 12)",
+            &["Com_insert", "Handler_write", "Handler_commit"],
+        ),
+        (
+            "DELETE FROM t WHERE id = 12",
+            &["Com_delete", "Handler_delete"],
+        ),
+        ("DO 1", &["Com_do", "Questions"]),
+        ("SHOW TABLES", &["Com_show_tables", "Com_select"]),
+    ];
+    let mut runs = Vec::new();
+    for server in [&quire, &maria] {
+        let mut c = mysql::Conn::new(server.opts()).expect("connect");
+        for sql in setup {
+            c.query_drop(sql).unwrap();
+        }
+        let figures: Vec<Vec<(String, u64)>> = cases
+            .iter()
+            .map(|(sql, names)| {
+                let st = status_after(&mut c, sql);
+                names
+                    .iter()
+                    .map(|n| (n.to_string(), st.get(*n).copied().unwrap_or(u64::MAX)))
+                    .collect()
+            })
+            .collect();
+        runs.push(figures);
+    }
+    for (i, (sql, _)) in cases.iter().enumerate() {
+        assert_eq!(
+            runs[0][i], runs[1][i],
+            "Quire (left) and MariaDB (right) after {sql}"
+        );
+    }
+    // The join and the scan, figure by figure, so a shared mistake cannot pass unseen.
+    assert_eq!(
+        runs[0][0],
+        vec![
+            ("Handler_read_first".to_string(), 1),
+            ("Handler_read_next".to_string(), 10),
+            ("Handler_read_key".to_string(), 0),
+            ("Select_scan".to_string(), 1),
+            ("Com_select".to_string(), 1),
+        ]
+    );
+    assert_eq!(
+        runs[0][2][..2],
+        [
+            ("Handler_read_key".to_string(), 1),
+            ("Handler_read_next".to_string(), 4)
+        ]
+    );
+}
+
+/// Prepared statements count as MySQL counts them (Com_stmt_* and the statement's own
+/// Com_*); FLUSH STATUS zeroes the session's counters but not the global totals, which
+/// also keep what closed sessions did.
+#[test]
+fn status_counters_prepared_flush_and_global() {
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    c.query_drop("CREATE DATABASE g").unwrap();
+    c.query_drop("USE g").unwrap();
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+        .unwrap();
+    c.query_drop("INSERT INTO t VALUES (1, 1), (2, 2)").unwrap();
+    c.query_drop("FLUSH STATUS").unwrap();
+    let stmt = c.prep("SELECT v FROM t WHERE id = ?").unwrap();
+    for id in [1, 2, 3] {
+        let _: Option<i64> = c.exec_first(&stmt, (id,)).unwrap();
+    }
+    let st = session_status(&mut c);
+    assert_eq!(st["Com_stmt_prepare"], 1);
+    assert_eq!(st["Com_stmt_execute"], 3);
+    assert_eq!(st["Com_select"], 3, "each execution is also a SELECT");
+    assert_eq!(st["Handler_read_key"], 3);
+    assert_eq!(
+        st["Questions"], 4,
+        "the executions and this SHOW count as questions, the prepare does not"
+    );
+    let before = global_counter(&mut c, "Com_select");
+    {
+        let mut other = mysql::Conn::new(server.opts()).expect("connect");
+        other.query_drop("FLUSH STATUS").unwrap();
+        for _ in 0..5 {
+            other.query_drop("SELECT 1").unwrap();
+        }
+        let st = session_status(&mut other);
+        assert_eq!(st["Com_select"], 5, "a session sees its own counts");
+    }
+    c.query_drop("SELECT 2").unwrap();
+    c.query_drop("FLUSH STATUS").unwrap();
+    let st = session_status(&mut c);
+    assert_eq!(
+        st["Com_select"], 0,
+        "FLUSH STATUS zeroes the session's counters"
+    );
+    let after = global_counter(&mut c, "Com_select");
+    assert!(
+        after >= before + 6,
+        "global Com_select keeps closed sessions' and flushed counts: {before} then {after}"
+    );
+    assert!(global_counter(&mut c, "Questions") >= 10);
+    assert!(global_counter(&mut c, "Bytes_received") > 0);
+}
+
+/// setup_consumers / setup_instruments switch collection at run time; the sys views read the
+/// digest summary with MySQL's formatting; global_status is SHOW GLOBAL STATUS as a table.
+#[test]
+fn setup_tables_sys_views_and_status_tables() {
+    if !quire_only() {
+        return;
+    }
+    let server = TestServer::start();
+    let mut c = mysql::Conn::new(server.opts()).expect("connect");
+    c.query_drop("CREATE DATABASE s").unwrap();
+    c.query_drop("USE s").unwrap();
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+        .unwrap();
+    c.query_drop("INSERT INTO t VALUES (1, 10), (2, 20), (3, 30), (4, 40)")
+        .unwrap();
+    c.query_drop("TRUNCATE performance_schema.events_statements_summary_by_digest")
+        .unwrap();
+
+    let consumers: Vec<(String, String)> = c
+        .query("SELECT NAME, ENABLED FROM performance_schema.setup_consumers")
+        .unwrap();
+    for name in [
+        "statements_digest",
+        "events_statements_history",
+        "global_instrumentation",
+    ] {
+        assert!(
+            consumers.contains(&(name.to_string(), "YES".to_string())),
+            "{consumers:?}"
+        );
+    }
+    // Instrument off: the statement is not collected.
+    c.query_drop(
+        "UPDATE performance_schema.setup_instruments SET ENABLED = 'NO' \
+         WHERE NAME = 'statement/sql/select'",
+    )
+    .unwrap();
+    assert_eq!(c.affected_rows(), 1);
+    let off: Vec<(String, String)> = c
+        .query(
+            "SELECT NAME, ENABLED FROM performance_schema.setup_instruments WHERE ENABLED = 'NO'",
+        )
+        .unwrap();
+    assert_eq!(
+        off,
+        vec![("statement/sql/select".to_string(), "NO".to_string())]
+    );
+    c.query_drop("SELECT v FROM t WHERE id = 1").unwrap();
+    c.query_drop("UPDATE performance_schema.setup_instruments SET ENABLED = 'YES'")
+        .unwrap();
+    assert_eq!(c.affected_rows(), 1, "only the one that was off changed");
+    let all = digests(&mut c);
+    assert!(
+        !all.contains_key("SELECT `v` FROM `t` WHERE `id` = ?"),
+        "an uninstrumented statement is not in the summary: {:?}",
+        all.keys()
+    );
+    c.query_drop("SELECT v FROM t WHERE id = 1").unwrap();
+    assert_eq!(
+        num(
+            row(&digests(&mut c), "SELECT `v` FROM `t` WHERE `id` = ?"),
+            "COUNT_STAR"
+        ),
+        1
+    );
+
+    // Consumer off: nothing more goes to the history.
+    let id: u64 = c.query_first("SELECT CONNECTION_ID()").unwrap().unwrap();
+    let in_history = |c: &mut mysql::Conn, sql: &str| -> bool {
+        let n: u64 = c
+            .query_first(format!(
+                "SELECT COUNT(*) FROM performance_schema.events_statements_history \
+                 WHERE THREAD_ID = {id} AND SQL_TEXT = '{sql}'"
+            ))
+            .unwrap()
+            .unwrap();
+        n > 0
+    };
+    c.query_drop(
+        "UPDATE performance_schema.setup_consumers SET ENABLED = 'NO' \
+         WHERE NAME = 'events_statements_history'",
+    )
+    .unwrap();
+    c.query_drop("SELECT 1").unwrap();
+    assert!(!in_history(&mut c, "SELECT 1"), "history consumer off");
+    let counted = num(row(&digests(&mut c), "SELECT ?"), "COUNT_STAR");
+    c.query_drop(
+        "UPDATE performance_schema.setup_consumers \
+         SET ENABLED = IF(NAME LIKE '%digest', 'NO', 'YES')",
+    )
+    .unwrap();
+    c.query_drop("SELECT 3").unwrap();
+    assert!(in_history(&mut c, "SELECT 3"), "history consumer back on");
+    assert_eq!(
+        num(row(&digests(&mut c), "SELECT ?"), "COUNT_STAR"),
+        counted,
+        "digest consumer off"
+    );
+    c.query_drop("UPDATE performance_schema.setup_consumers SET ENABLED = 'YES'")
+        .unwrap();
+
+    // What cannot be changed is refused.
+    for (sql, code) in [
+        (
+            "UPDATE performance_schema.setup_consumers SET ENABLED = 'maybe'",
+            1265,
+        ),
+        (
+            "UPDATE performance_schema.setup_consumers SET NAME = 'x'",
+            1683,
+        ),
+        (
+            "UPDATE performance_schema.setup_instruments SET TIMED = 'NO'",
+            1235,
+        ),
+    ] {
+        match c.query_drop(sql) {
+            Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, code, "{sql}"),
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+
+    // sys views.
+    c.query_drop("TRUNCATE performance_schema.events_statements_summary_by_digest")
+        .unwrap();
+    for _ in 0..3 {
+        c.query_drop("SELECT * FROM t WHERE v > 15").unwrap();
+    }
+    c.query_drop("SELECT * FROM t WHERE id = 2").unwrap();
+    type Analysis = (
+        String,
+        Option<String>,
+        String,
+        u64,
+        String,
+        String,
+        u64,
+        u64,
+    );
+    let rows: Vec<Analysis> = c
+        .query(
+            "SELECT query, db, full_scan, exec_count, total_latency, avg_latency, \
+             rows_examined_avg, rows_sent_avg FROM sys.statement_analysis",
+        )
+        .unwrap();
+    let scan = rows
+        .iter()
+        .find(|r| r.0 == "SELECT * FROM `t` WHERE `v` > ?")
+        .unwrap_or_else(|| panic!("{rows:?}"));
+    assert_eq!(
+        (scan.1.as_deref(), scan.2.as_str(), scan.3),
+        (Some("s"), "*", 3)
+    );
+    assert_eq!((scan.6, scan.7), (4, 3), "per-execution averages");
+    let latency = |s: &str| {
+        let (n, unit) = s.trim_start().split_once(' ').unwrap_or(("", ""));
+        n.parse::<f64>().is_ok()
+            && (unit == "ps" || n.split_once('.').is_some_and(|(_, d)| d.len() == 2))
+            && ["ps", "ns", "us", "ms", "s", "min", "h", "d"].contains(&unit)
+    };
+    assert!(latency(&scan.4) && latency(&scan.5), "{scan:?}");
+    let point = rows
+        .iter()
+        .find(|r| r.0 == "SELECT * FROM `t` WHERE `id` = ?")
+        .expect("point select row");
+    assert_eq!(point.2, "", "an index lookup is no full scan");
+    let full: Vec<(String, u64, u64)> = c
+        .query("SELECT query, exec_count, no_index_used_pct FROM sys.statements_with_full_table_scans WHERE db = 's' AND query NOT LIKE '%`sys`%'")
+        .unwrap();
+    assert_eq!(
+        full,
+        vec![("SELECT * FROM `t` WHERE `v` > ?".to_string(), 3, 100)]
+    );
+    let long: String = c
+        .query_first("SELECT query FROM sys.statement_analysis WHERE query LIKE 'TRUNCATE%'")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        long,
+        "TRUNCATE `performance_schema`  ... _statements_summary_by_digest`"
+    );
+    let raw: u64 = c
+        .query_first("SELECT total_latency FROM sys.`x$statement_analysis` WHERE query LIKE 'SELECT * FROM `t` WHERE `v`%'")
+        .unwrap()
+        .unwrap();
+    assert!(raw > 0);
+    let f: (String, String) = c
+        .query_first("SELECT FORMAT_PICO_TIME(3501), FORMAT_BYTES(1536)")
+        .unwrap()
+        .unwrap();
+    assert_eq!(f, ("3.50 ns".to_string(), "1.50 KiB".to_string()));
+
+    // The status and variables tables.
+    c.query_drop("UPDATE t SET v = v + 1 WHERE id = 1").unwrap();
+    let show = global_counter(&mut c, "Com_update");
+    let table: String = c
+        .query_first("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Com_update'")
+        .unwrap()
+        .unwrap();
+    assert_eq!(table.parse::<u64>().unwrap(), show);
+    let session: String = c
+        .query_first("SELECT VARIABLE_VALUE FROM performance_schema.session_variables WHERE VARIABLE_NAME = 'autocommit'")
+        .unwrap()
+        .unwrap();
+    assert_eq!(session, "ON");
+}

@@ -33,12 +33,12 @@
 //!   bytes) that took longest, replaced when it is older than
 //!   `performance_schema_max_digest_sample_age` seconds; kept per CPU and the longest one
 //!   shown.
-//! - `SUM_SELECT_SCAN` and `SUM_NO_INDEX_USED` count statements that read a table without
-//!   an index. Counters of mechanisms Quire does not have read 0: temporary tables on disk
-//!   or in memory (`SUM_CREATED_TMP_*`), sort merge passes, range checks, secondary engines
-//!   (`COUNT_SECONDARY`). Not measured yet, also 0: `SUM_SELECT_FULL_JOIN`,
-//!   `SUM_SELECT_FULL_RANGE_JOIN`, `SUM_SELECT_RANGE`, `SUM_SORT_RANGE`, `SUM_SORT_ROWS`,
-//!   `SUM_SORT_SCAN`, `SUM_NO_GOOD_INDEX_USED`, `SUM_CPU_TIME`, `MAX_CONTROLLED_MEMORY`,
+//! - `SUM_NO_INDEX_USED` counts statements that read a table without an index;
+//!   `SUM_SELECT_*`, `SUM_SORT_*` and `SUM_CREATED_TMP_TABLES` are the statement's
+//!   `Select_*`, `Sort_*` and `Created_tmp_tables` status figures (see `observe::status`).
+//!   Counters of mechanisms Quire does not have read 0: temporary tables on disk, sort
+//!   merge passes, range checks, secondary engines (`COUNT_SECONDARY`). Not measured yet,
+//!   also 0: `SUM_NO_GOOD_INDEX_USED`, `SUM_CPU_TIME`, `MAX_CONTROLLED_MEMORY`,
 //!   `MAX_TOTAL_MEMORY`.
 
 use super::percpu;
@@ -50,7 +50,7 @@ use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Buckets of a digest's latency histogram (MySQL's `NUMBER_OF_BUCKETS`).
 pub const BUCKETS: usize = 450;
@@ -86,6 +86,8 @@ pub struct Observed {
     pub rows_sent: u64,
     pub rows_examined: u64,
     pub no_index_used: bool,
+    pub plan: super::status::PlanStats,
+    pub sort_rows: u64,
 }
 
 #[derive(Clone, Default)]
@@ -109,6 +111,9 @@ struct Stats {
     rows_sent: u64,
     rows_examined: u64,
     no_index_used: u64,
+    /// Sums of [`PlanStats::counts`](super::status::PlanStats::counts).
+    plan: [u64; 7],
+    sort_rows: u64,
     first_seen_us: i64,
     last_seen_us: i64,
     /// Allocated at the slot's first statement.
@@ -136,6 +141,10 @@ impl Stats {
         self.rows_sent += o.rows_sent;
         self.rows_examined += o.rows_examined;
         self.no_index_used += o.no_index_used;
+        for (m, x) in self.plan.iter_mut().zip(o.plan) {
+            *m += x;
+        }
+        self.sort_rows += o.sort_rows;
         self.first_seen_us = self.first_seen_us.min(o.first_seen_us);
         self.last_seen_us = self.last_seen_us.max(o.last_seen_us);
         if let Some(h) = &o.hist {
@@ -241,6 +250,12 @@ impl DigestEntry {
         s.rows_sent += o.rows_sent;
         s.rows_examined += o.rows_examined;
         s.no_index_used += u64::from(o.no_index_used);
+        if o.plan != super::status::PlanStats::default() {
+            for (m, x) in s.plan.iter_mut().zip(o.plan.counts()) {
+                *m += u64::from(x);
+            }
+        }
+        s.sort_rows += o.sort_rows;
         s.last_seen_us = s.last_seen_us.max(o.end_us);
         s.hist.get_or_insert_with(|| Box::new([0; BUCKETS]))[bucket_of(o.timer_ps)] += 1;
         let replace = match &s.sample {
@@ -283,8 +298,8 @@ pub fn floor_char_boundary(b: &[u8], max: usize) -> usize {
 
 /// The rows, the overflow row, the bound.
 pub struct Digests {
-    /// `performance_schema=ON` and the `statements_digest` consumer enabled.
-    pub on: AtomicBool,
+    /// What is collected (`setup_consumers`, `setup_instruments`).
+    pub setup: super::setup::Setup,
     generation: AtomicU64,
     rows: Mutex<Rows>,
     /// `performance_schema_digests_size`.
@@ -337,7 +352,7 @@ impl Digests {
 
     pub fn with_capacity(on: bool, capacity: usize) -> Digests {
         Digests {
-            on: AtomicBool::new(on),
+            setup: super::setup::Setup::new(on),
             generation: AtomicU64::new(0),
             rows: Mutex::new(Rows {
                 by_key: HashMap::new(),
@@ -374,7 +389,7 @@ impl Digests {
     /// Whether `e` is still the row of its statements under `schema` (digests on, no
     /// TRUNCATE since, the same default schema).
     pub fn fresh(&self, e: &DigestEntry, schema: Option<&str>) -> bool {
-        self.on.load(Ordering::Relaxed)
+        self.setup.digests_on()
             && e.generation == self.generation()
             && e.schema.as_deref() == schema
     }
@@ -431,6 +446,8 @@ fn row(e: &DigestEntry, s: &Stats, tz_offset_s: i32) -> Row {
     let sample = s.sample.clone().unwrap_or_default();
     let avg = s.sum_ps / s.count.max(1);
     let no_index = s.no_index_used;
+    // Select scan, range, full join, full range join, sort scan, sort range, tmp tables.
+    let p = s.plan;
     Arc::from(vec![
         text(&e.schema),
         text(&e.hex),
@@ -446,23 +463,23 @@ fn row(e: &DigestEntry, s: &Stats, tz_offset_s: i32) -> Row {
         u(s.rows_affected),
         u(s.rows_sent),
         u(s.rows_examined),
-        u(0),        // SUM_CREATED_TMP_DISK_TABLES
-        u(0),        // SUM_CREATED_TMP_TABLES
-        u(0),        // SUM_SELECT_FULL_JOIN
-        u(0),        // SUM_SELECT_FULL_RANGE_JOIN
-        u(0),        // SUM_SELECT_RANGE
-        u(0),        // SUM_SELECT_RANGE_CHECK
-        u(no_index), // SUM_SELECT_SCAN
-        u(0),        // SUM_SORT_MERGE_PASSES
-        u(0),        // SUM_SORT_RANGE
-        u(0),        // SUM_SORT_ROWS
-        u(0),        // SUM_SORT_SCAN
-        u(no_index), // SUM_NO_INDEX_USED
-        u(0),        // SUM_NO_GOOD_INDEX_USED
-        u(0),        // SUM_CPU_TIME
-        u(0),        // MAX_CONTROLLED_MEMORY
-        u(0),        // MAX_TOTAL_MEMORY
-        u(0),        // COUNT_SECONDARY
+        u(0), // SUM_CREATED_TMP_DISK_TABLES (in memory, always)
+        u(p[6]),
+        u(p[2]),
+        u(p[3]),
+        u(p[1]),
+        u(0), // SUM_SELECT_RANGE_CHECK (no such plans)
+        u(p[0]),
+        u(0), // SUM_SORT_MERGE_PASSES (sorts are in memory)
+        u(p[5]),
+        u(s.sort_rows),
+        u(p[4]),
+        u(no_index),
+        u(0), // SUM_NO_GOOD_INDEX_USED
+        u(0), // SUM_CPU_TIME
+        u(0), // MAX_CONTROLLED_MEMORY
+        u(0), // MAX_TOTAL_MEMORY
+        u(0), // COUNT_SECONDARY
         time(s.first_seen_us),
         time(s.last_seen_us),
         u(s.quantile(0.95)),
@@ -574,7 +591,7 @@ impl SessionCache {
         schema: Option<&str>,
         text: &str,
     ) -> Option<Arc<DigestEntry>> {
-        if !digests.on.load(Ordering::Relaxed) {
+        if !digests.setup.digests_on() {
             return None;
         }
         let h = {

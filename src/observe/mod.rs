@@ -46,6 +46,8 @@
 //! - [`logtable`]: `log_output=TABLE`: rows of `mysql.slow_log` and `mysql.general_log`.
 //! - [`audit`]: the audit log: JSON lines, policy, account lists, strategies, the hash
 //!   chain and `quire audit-verify`.
+//! - [`digest`], [`history`], [`setup`]: the performance_schema statement tables and what
+//!   collects them; [`status`]: the status counters.
 //!
 //! The audit log is always a file (`log_output` is about the two query logs), has no header
 //! lines, its own buffer size (`audit_log_buffer_size`) and a full-buffer rule set by its
@@ -57,8 +59,10 @@ pub mod general;
 pub mod history;
 pub mod logtable;
 pub mod percpu;
+pub mod setup;
 pub mod sink;
 pub mod slow;
+pub mod status;
 
 use crate::config::{GlobalVars, vars};
 use parking_lot::Mutex;
@@ -96,6 +100,13 @@ pub struct StmtRecord {
     pub kind: crate::sql::lexer::StatementKind,
     /// A prepared statement's execution (`COM_STMT_EXECUTE`), not a `COM_QUERY`.
     pub prepared: bool,
+    /// Its `Com_*` counter, which is also its instrument (see [`setup`]); `None` until
+    /// it is classified.
+    pub com: Option<status::Stat>,
+    /// Its handler calls (`Handler_read_*`, `Sort_rows`; see [`status`]).
+    pub reads: status::Reads,
+    /// Its plan's `Select_*`, `Sort_*` and temporary table figures.
+    pub plan: status::PlanStats,
 }
 
 impl StmtRecord {

@@ -163,6 +163,9 @@ impl Ctx {
         self.snapshot_slot.clear();
         match self.encode_commit(&journal, &txn) {
             Ok(what) => {
+                self.shared
+                    .status
+                    .add(crate::observe::status::Stat::HandlerCommit, 1);
                 self.deferred = Some(Deferred { what, txn });
                 Ok(())
             }

@@ -17,6 +17,7 @@ use super::threads::{self, Accepted, ConnWriter};
 use crate::config::vars;
 use crate::error::{MyError, Result, code};
 use crate::journal::ack::{AckState, DirectAck, Outcome};
+use crate::observe::status::Stat;
 use crate::server::Server;
 use crate::sql::exec::RowSink;
 use crate::sql::lexer::{self, StatementKind};
@@ -589,10 +590,12 @@ where
             }
             *ctx.shared.command.lock() = command_name(cmd);
             *ctx.shared.command_start.lock() = std::time::Instant::now();
-            ctx.server
+            ctx.shared
                 .status
-                .bytes_received
-                .add(payload.len() as u64 + 4);
+                .add(Stat::BytesReceived, payload.len() as u64 + 4);
+            if let Some(c) = command_counter(cmd) {
+                ctx.shared.status.add(c, 1);
+            }
             let keep = self.dispatch(ctx, cmd, &payload).await;
             ctx.clear_kill_query();
             *ctx.shared.command.lock() = "Sleep";
@@ -605,7 +608,7 @@ where
                 return false;
             }
             let n = self.writer.buffered_len() as u64;
-            ctx.server.status.bytes_sent.add(n);
+            ctx.shared.status.add(Stat::BytesSent, n);
             if self.writer.flush(&mut self.out).await.is_err() {
                 return false;
             }
@@ -641,7 +644,7 @@ where
                 let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
                 match journal.submit_direct(d.what, direct, journal.ack_mode(), lead) {
                     Ok(()) => {
-                        ctx.server.status.bytes_sent.add(len);
+                        ctx.shared.status.add(Stat::BytesSent, len);
                         self.pending = Some((ack, mark.seq()));
                         return true;
                     }
@@ -674,7 +677,7 @@ where
         let caps = self.caps;
         match cmd {
             com::QUERY => {
-                ctx.server.status.questions.add(1);
+                ctx.shared.status.add(Stat::Questions, 1);
                 let raw = proto::parse_com_query(payload);
                 let text = lexer::decode_wire_text(raw);
                 // A NUL ends the query text (mysqlslap sends one).
@@ -699,7 +702,7 @@ where
                 let n = pieces.len();
                 for (i, (s, e)) in pieces.into_iter().enumerate() {
                     let stmt = text.get(s..e).unwrap_or("");
-                    ctx.server.status.queries.add(1);
+                    ctx.shared.status.add(Stat::Queries, 1);
                     ctx.begin_record(if i == 0 { payload.len() as u64 + 4 } else { 0 });
                     ctx.log_command("Query", stmt.as_bytes());
                     let more = i + 1 < n;
@@ -757,13 +760,13 @@ where
                 true
             }
             com::STATISTICS => {
-                let s = &ctx.server.status;
+                let s = ctx.server.global_status();
                 let uptime = ctx.server.started.elapsed().as_secs().max(1);
-                let q = s.questions.get();
+                let q = s[Stat::Questions as usize];
                 let text = format!(
                     "Uptime: {uptime}  Threads: {}  Questions: {q}  Slow queries: {}  Opens: 0  Flush tables: 1  Open tables: 0  Queries per second avg: {:.3}",
                     ctx.server.sessions.lock().len(),
-                    s.slow_queries.get(),
+                    s[Stat::SlowQueries as usize],
                     q as f64 / uptime as f64
                 );
                 self.writer.packet(text.as_bytes());
@@ -1037,8 +1040,8 @@ where
         let caps = self.caps;
         ctx.begin_record(payload.len() as u64 + 4);
         ctx.rec.prepared = true;
-        ctx.server.status.questions.add(1);
-        ctx.server.status.queries.add(1);
+        ctx.shared.status.add(Stat::Questions, 1);
+        ctx.shared.status.add(Stat::Queries, 1);
         let Ok(id) = proto::parse_stmt_id(payload) else {
             proto::write_my_error(
                 &mut self.writer,
@@ -1211,6 +1214,25 @@ fn unknown_stmt(what: &str) -> MyError {
         code::ER_UNKNOWN_STMT_HANDLER,
         format!("Unknown prepared statement handler (0) given to {what}"),
     )
+}
+
+/// The `Com_*` counter of a protocol command other than COM_QUERY (whose statements count
+/// as what they are), as MySQL counts them.
+fn command_counter(cmd: u8) -> Option<Stat> {
+    Some(match cmd {
+        com::STMT_PREPARE => Stat::ComStmtPrepare,
+        com::STMT_EXECUTE => Stat::ComStmtExecute,
+        com::STMT_CLOSE => Stat::ComStmtClose,
+        com::STMT_RESET => Stat::ComStmtReset,
+        com::STMT_SEND_LONG_DATA => Stat::ComStmtSendLongData,
+        com::INIT_DB => Stat::ComChangeDb,
+        com::FIELD_LIST => Stat::ComShowFields,
+        com::STATISTICS => Stat::ComShowStatus,
+        com::PROCESS_KILL => Stat::ComKill,
+        com::SET_OPTION => Stat::ComSetOption,
+        com::PING | com::DEBUG | com::CHANGE_USER | com::RESET_CONNECTION => Stat::ComAdminCommands,
+        _ => return None,
+    })
 }
 
 /// A login that failed or was refused: counted in `Aborted_connects`, the session dropped.

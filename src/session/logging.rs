@@ -4,6 +4,7 @@
 use super::Ctx;
 use crate::observe::logtable::{self, LogTable};
 use crate::observe::slow::{self, Verdict};
+use crate::observe::status::Stat;
 use crate::observe::{audit, digest, general, now_ns, now_us};
 use crate::sql::value::Value;
 use std::borrow::Cow;
@@ -80,11 +81,14 @@ impl Ctx {
         self.rec.end_ns = end_ns;
         let end_us = end_ns / 1000;
         self.stage(super::profile::Stage::FreeingItems);
+        self.shared.status.add_record(&self.rec);
         let mut text = LazyText {
             make: Some(text),
             made: None,
         };
-        if let Some(d) = &self.stmt_digest {
+        if let Some(d) = &self.stmt_digest
+            && self.server.digests.setup.instrumented(self.rec.com)
+        {
             let d = d.clone();
             let rec = &self.rec;
             let digests = &self.server.digests;
@@ -103,6 +107,8 @@ impl Ctx {
                     rows_sent: rec.rows_sent,
                     rows_examined: rec.rows_examined,
                     no_index_used: rec.no_index_used,
+                    plan: rec.plan,
+                    sort_rows: rec.reads.sorted,
                 },
                 digests.max_sample_age_us.load(Ordering::Relaxed) as i64,
                 digests.max_text.load(Ordering::Relaxed) as usize,
@@ -111,7 +117,7 @@ impl Ctx {
         }
         let query_us = (end_us - self.rec.start_us).max(0) as u64;
         if self.slow.long_query_us == 0 || query_us > self.slow.long_query_us {
-            self.server.status.slow_queries.add(1);
+            self.shared.status.add(Stat::SlowQueries, 1);
         }
         let (slow_file, slow_table) =
             (self.server.logs.slow_on(), self.server.logs.slow_table_on());
@@ -181,7 +187,7 @@ impl Ctx {
     pub fn record_history(&mut self, sql: &str) {
         let digests = &self.server.digests;
         let digest = self.stmt_digest.take();
-        if !digests.on.load(Ordering::Relaxed) {
+        if !digests.setup.history_on() || !digests.setup.instrumented(self.rec.com) {
             return;
         }
         let size = digests.history_size.load(Ordering::Relaxed) as usize;
@@ -228,7 +234,7 @@ impl Ctx {
     fn slow_wanted(&mut self, end_us: i64, query_us: u64) -> bool {
         let logs = &self.server.logs;
         let g = &logs.slow_globals;
-        let no = || self.server.status.queries.get();
+        let no = || self.shared.status.get(Stat::Queries as usize);
         match slow::verdict(&self.rec, query_us, &self.slow, g, no) {
             Verdict::Skip => false,
             Verdict::Slow => true,

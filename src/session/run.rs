@@ -29,6 +29,7 @@
 use super::profile::Stage;
 use super::{Ctx, sql_mode};
 use crate::error::{MyError, Result, code};
+use crate::observe::status::Stat;
 use crate::sql::admin::{AdminStmt, TxScope};
 use crate::sql::bind::{NEEDS_LITERALS, ParamInfo};
 use crate::sql::dml::WriteResult;
@@ -158,6 +159,19 @@ impl Ctx {
                     vec![],
                     vec![],
                 ),
+                ast::Statement::Update(u)
+                    if crate::sql::sysschema::setup_target(&u, self.db.as_deref()).is_some() =>
+                {
+                    // Interpreted at execution from its text: planned with its literals.
+                    if !params.is_empty() {
+                        return Err(crate::sql::bind::needs_literals());
+                    }
+                    (
+                        Planned::Other(Statement::Ast(Box::new(ast::Statement::Update(u)))),
+                        vec![],
+                        vec![],
+                    )
+                }
                 ast::Statement::Update(u) => (
                     Planned::Update(planner.plan_update(&u, params)?),
                     vec![],
@@ -178,6 +192,8 @@ impl Ctx {
         };
         Ok(Prepared {
             full_scan: Prepared::plans_full_scan(&planned),
+            com: Prepared::com(kind, &planned),
+            plan_stats: Prepared::plan_stats(&planned),
             planned,
             param_count: planner.param_count.get(),
             columns: columns.into(),
@@ -324,6 +340,7 @@ impl Ctx {
     /// Commit the open transaction (if any).
     pub async fn commit(&mut self) -> Result<()> {
         if let Some(txn) = self.txn.take() {
+            self.shared.status.add(Stat::HandlerCommit, 1);
             let txn = if txn.has_writes() {
                 match self.journal_commit(txn).await {
                     Ok(t) => t,
@@ -348,6 +365,7 @@ impl Ctx {
 
     pub fn rollback(&mut self) {
         if let Some(txn) = self.txn.take() {
+            self.shared.status.add(Stat::HandlerRollback, 1);
             self.server.storage.rollback(txn);
         }
         self.snapshot_slot.clear();
@@ -474,6 +492,10 @@ impl Ctx {
             };
             let (r, examined) = r;
             self.rec.rows_examined += examined;
+            if self.txn.is_none() {
+                // An autocommit read is a transaction of its own, as MySQL counts them.
+                self.shared.status.add(Stat::HandlerCommit, 1);
+            }
             self.end_statement_view();
             return match r {
                 Ok(n) => {
@@ -722,6 +744,12 @@ impl Ctx {
         }
         self.rec.no_index_used = prep.full_scan;
         self.rec.kind = prep.kind;
+        self.rec.com = Some(prep.com);
+        self.shared.status.add(prep.com, 1);
+        if let Some(also) = crate::observe::status::com_also(prep.kind) {
+            self.shared.status.add(also, 1);
+        }
+        self.rec.plan = prep.plan_stats;
         self.rec.admin = is_admin_statement(prep.kind);
         self.stage(Stage::Executing);
         match &prep.planned {
@@ -812,6 +840,10 @@ impl Ctx {
                     Outcome::ok()
                 }
                 AdminStmt::Flush(what) => {
+                    if what.iter().any(|w| w == "STATUS") {
+                        // The session's counters go to the global totals and restart.
+                        self.server.status.retired.take(&self.shared.status, true);
+                    }
                     let logs = flushed_logs(what);
                     if logs.binary {
                         self.flush_binary_logs().await?;
@@ -1063,6 +1095,10 @@ impl Ctx {
                 };
                 exec_result(utility::run_admin(self, &AdminStmt::Use(name)))
             }
+            S::Update(u) => match crate::sql::sysschema::setup_target(u, self.db.as_deref()) {
+                Some(instruments) => crate::sql::sysschema::update_setup(self, u, instruments),
+                None => Err(MyError::internal("UPDATE should have been planned")),
+            },
             S::Analyze(_) => Ok(Outcome::ok()),
             S::Flush { .. } => Ok(Outcome::ok()),
             S::Explain { .. } => Err(MyError::not_supported("EXPLAIN")),

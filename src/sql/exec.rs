@@ -253,6 +253,7 @@ fn point_lookup(
             KeyVal::Unusable => return Ok(None),
         }
     }
+    cx.env.ctx.rec.reads.key += 1;
     Ok(Some(table.get(&key)))
 }
 
@@ -432,6 +433,13 @@ pub fn candidates(
                     .scan_primary(Bound::Unbounded, Bound::Unbounded, *reverse)
                     .map(|s| (s, None)),
             );
+            let reads = &mut cx.env.ctx.rec.reads;
+            if *reverse {
+                reads.last += 1;
+            } else {
+                reads.first += 1;
+            }
+            reads.steps(*reverse, out.len() as u64, true);
         }
         Access::Index {
             index,
@@ -450,6 +458,7 @@ pub fn candidates(
                 Box::new(br.iter())
             };
             for (lo, hi) in iter {
+                let before = out.len();
                 match index {
                     IndexRef::Primary => out.extend(
                         table
@@ -462,6 +471,9 @@ pub fn candidates(
                             .map(|(k, s)| (s, Some(k))),
                     ),
                 }
+                let reads = &mut cx.env.ctx.rec.reads;
+                reads.key += 1;
+                reads.steps(*reverse, (out.len() - before) as u64, true);
             }
         }
     }
@@ -503,13 +515,24 @@ fn for_each_visible(
         tuple[level] = row;
         f(tuple, cx)
     };
+    // Steps of the scan or range under way, for `Handler_read_*` (see `observe::status`).
+    let mut steps = 0u64;
     match access {
         Access::Scan { reverse } => {
+            let reads = &mut cx.env.ctx.rec.reads;
+            if *reverse {
+                reads.last += 1;
+            } else {
+                reads.first += 1;
+            }
             for slot in table.scan_primary(Bound::Unbounded, Bound::Unbounded, *reverse) {
+                steps += 1;
                 if visit(&slot, None, tuple, cx)? == Flow::Stop {
+                    cx.env.ctx.rec.reads.steps(*reverse, steps, false);
                     return Ok(Flow::Stop);
                 }
             }
+            cx.env.ctx.rec.reads.steps(*reverse, steps, true);
         }
         Access::Index {
             index,
@@ -531,12 +554,17 @@ fn for_each_visible(
                 br.iter().collect()
             };
             for (lo, hi) in order {
+                cx.env.ctx.rec.reads.key += 1;
+                steps = 0;
+                let mut stop = false;
                 match index {
                     IndexRef::Primary => {
                         for slot in table.scan_primary(as_ref_bound(lo), as_ref_bound(hi), *reverse)
                         {
+                            steps += 1;
                             if visit(&slot, None, tuple, cx)? == Flow::Stop {
-                                return Ok(Flow::Stop);
+                                stop = true;
+                                break;
                             }
                         }
                     }
@@ -544,11 +572,17 @@ fn for_each_visible(
                         for (k, slot) in
                             table.scan_index(*i, as_ref_bound(lo), as_ref_bound(hi), *reverse)
                         {
+                            steps += 1;
                             if visit(&slot, Some(&k), tuple, cx)? == Flow::Stop {
-                                return Ok(Flow::Stop);
+                                stop = true;
+                                break;
                             }
                         }
                     }
+                }
+                cx.env.ctx.rec.reads.steps(*reverse, steps, !stop);
+                if stop {
+                    return Ok(Flow::Stop);
                 }
             }
         }
@@ -1032,6 +1066,7 @@ pub fn run_select(plan: &SelectPlan, cx: &mut ExecCx, sink: &mut dyn RowSink) ->
         dedupe(&mut rows, plan);
     }
     if !plan.order.is_empty() && !plan.order_satisfied {
+        cx.env.ctx.rec.reads.sorted += rows.len() as u64;
         let order = &plan.order;
         rows.sort_by(|a, b| {
             for (i, k) in order.iter().enumerate() {

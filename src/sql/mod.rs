@@ -82,6 +82,10 @@ pub struct Prepared {
     pub param_typed_columns: bool,
     /// Reads a table without an index (for `log_queries_not_using_indexes`).
     pub full_scan: bool,
+    /// Its `Com_*` counter.
+    pub com: crate::observe::status::Stat,
+    /// What each execution adds to `Select_*`, `Sort_*`, `Created_tmp_tables`.
+    pub plan_stats: crate::observe::status::PlanStats,
 }
 
 impl Prepared {
@@ -110,6 +114,157 @@ impl Prepared {
             Planned::Update(p) => scan(&p.access),
             Planned::Delete(p) => scan(&p.access),
             _ => false,
+        }
+    }
+
+    /// What one execution adds to `Select_*`, `Sort_*` and `Created_tmp_tables` (see
+    /// `observe::status`): each query block (derived tables and UNION branches too) by how
+    /// its tables are read.
+    pub fn plan_stats(planned: &Planned) -> crate::observe::status::PlanStats {
+        use plan::{Access, SelectPlan, SourceKind};
+        #[derive(PartialEq)]
+        enum Read {
+            Scan,
+            Range,
+            Other,
+        }
+        let read = |a: &Access| match a {
+            Access::Scan { .. } => Read::Scan,
+            Access::Index { ranges, .. }
+                if ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some()) =>
+            {
+                Read::Range
+            }
+            Access::Index { .. } => Read::Other,
+        };
+        fn bump(n: &mut u8) {
+            *n = n.saturating_add(1);
+        }
+        fn block(
+            p: &SelectPlan,
+            st: &mut crate::observe::status::PlanStats,
+            read: &dyn Fn(&Access) -> Read,
+        ) {
+            let mut first = None;
+            for (i, s) in p.sources.iter().enumerate() {
+                match &s.kind {
+                    SourceKind::Table { access, .. } => {
+                        let r = read(access);
+                        match (i == 0, &r) {
+                            (true, Read::Scan) => bump(&mut st.select_scan),
+                            (true, Read::Range) => bump(&mut st.select_range),
+                            (false, Read::Scan) => bump(&mut st.select_full_join),
+                            (false, Read::Range) => bump(&mut st.select_full_range_join),
+                            _ => {}
+                        }
+                        if i == 0 {
+                            first = Some(r);
+                        }
+                    }
+                    SourceKind::Derived(d) => {
+                        bump(&mut st.tmp_tables);
+                        block(d, st, read);
+                    }
+                    _ => {}
+                }
+            }
+            if !p.order.is_empty() && !p.order_satisfied {
+                if first == Some(Read::Range) {
+                    bump(&mut st.sort_range);
+                } else {
+                    bump(&mut st.sort_scan);
+                }
+            }
+            if p.agg.as_ref().is_some_and(|a| !a.keys.is_empty())
+                || p.distinct
+                || p.unions.iter().any(|(_, all)| !all)
+            {
+                bump(&mut st.tmp_tables);
+            }
+            for (u, _) in &p.unions {
+                block(u, st, read);
+            }
+        }
+        let mut st = crate::observe::status::PlanStats::default();
+        match planned {
+            Planned::Select(p) => block(p, &mut st, &read),
+            Planned::Insert(p) => {
+                if let plan::InsertSource::Select(q) = &p.source {
+                    block(q, &mut st, &read);
+                }
+            }
+            Planned::Update(p) => match read(&p.access) {
+                Read::Scan => bump(&mut st.select_scan),
+                Read::Range => bump(&mut st.select_range),
+                Read::Other => {}
+            },
+            Planned::Delete(p) => match read(&p.access) {
+                Read::Scan => bump(&mut st.select_scan),
+                Read::Range => bump(&mut st.select_range),
+                Read::Other => {}
+            },
+            Planned::Other(_) => {}
+        }
+        st
+    }
+
+    /// The `Com_*` counter of a statement of `kind` planned as `planned`.
+    pub fn com(kind: lexer::StatementKind, planned: &Planned) -> crate::observe::status::Stat {
+        use crate::observe::status::{Stat, com_of};
+        use admin::{AdminStmt, Show};
+        let show = match planned {
+            Planned::Insert(p) => {
+                return com_of(kind, matches!(p.source, plan::InsertSource::Select(_)));
+            }
+            Planned::Other(Statement::Admin(AdminStmt::Show(s))) => s,
+            Planned::Other(Statement::Admin(AdminStmt::Describe { .. })) => {
+                return Stat::ComShowFields;
+            }
+            Planned::Other(Statement::Admin(AdminStmt::PurgeLogs(admin::PurgeTarget::Before(
+                _,
+            )))) => return Stat::ComPurgeBeforeDate,
+            Planned::Other(Statement::Ast(a))
+                if matches!(**a, sqlparser::ast::Statement::RenameTable(_))
+                    || kind != lexer::StatementKind::Rename =>
+            {
+                return com_of(kind, false);
+            }
+            Planned::Other(Statement::Ast(_)) => return Stat::ComRenameUser,
+            _ => return com_of(kind, false),
+        };
+        match show {
+            Show::Variables { .. } => Stat::ComShowVariables,
+            Show::Status { .. } => Stat::ComShowStatus,
+            Show::Databases { .. } => Stat::ComShowDatabases,
+            Show::Tables { .. } => Stat::ComShowTables,
+            Show::TableStatus { .. } => Stat::ComShowTableStatus,
+            Show::Columns { .. } => Stat::ComShowFields,
+            Show::Index { .. } => Stat::ComShowKeys,
+            Show::CreateTable(_) => Stat::ComShowCreateTable,
+            Show::CreateDatabase { .. } => Stat::ComShowCreateDb,
+            Show::CreateUser { .. } => Stat::ComShowCreateUser,
+            Show::Warnings {
+                errors_only: true, ..
+            } => Stat::ComShowErrors,
+            Show::Warnings { .. } => Stat::ComShowWarnings,
+            Show::Engines => Stat::ComShowStorageEngines,
+            Show::Charset { .. } => Stat::ComShowCharsets,
+            Show::Collation { .. } => Stat::ComShowCollations,
+            Show::Processlist { .. } => Stat::ComShowProcesslist,
+            Show::Grants { .. } => Stat::ComShowGrants,
+            Show::Privileges => Stat::ComShowPrivileges,
+            Show::Plugins => Stat::ComShowPlugins,
+            Show::MasterStatus => Stat::ComShowMasterStatus,
+            Show::BinaryLogs => Stat::ComShowBinlogs,
+            Show::BinlogEvents { .. } => Stat::ComShowBinlogEvents,
+            Show::EngineStatus(_) => Stat::ComShowEngineStatus,
+            Show::OpenTables => Stat::ComShowOpenTables,
+            Show::Profiles => Stat::ComShowProfiles,
+            Show::Profile { .. } => Stat::ComShowProfile,
+            Show::Triggers => Stat::ComShowTriggers,
+            Show::Events => Stat::ComShowEvents,
+            Show::ProcedureStatus => Stat::ComShowProcedureStatus,
+            Show::FunctionStatus => Stat::ComShowFunctionStatus,
         }
     }
 

@@ -528,18 +528,24 @@ fn profile(
     result(ctx, cols, rows, &Filter::None, 0)
 }
 
+/// `SHOW [GLOBAL|SESSION] VARIABLES` rows (name, value): the session's values unless
+/// `global`.
+pub fn variable_rows(ctx: &Ctx, global: bool) -> Vec<Vec<Value>> {
+    sysvars::names()
+        .map(|(name, id)| {
+            let v = match (global, ctx.vars.get(id)) {
+                (false, Some(v)) => v.clone(),
+                _ => ctx.server.globals.get(id),
+            };
+            vec![s(name), s(&sysvars::display(id, &v))]
+        })
+        .collect()
+}
+
 pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
     match show {
         Show::Variables { global, filter } => {
-            let rows = sysvars::names()
-                .map(|(name, id)| {
-                    let v = match (*global, ctx.vars.get(id)) {
-                        (false, Some(v)) => v.clone(),
-                        _ => ctx.server.globals.get(id),
-                    };
-                    vec![s(name), s(&sysvars::display(id, &v))]
-                })
-                .collect();
+            let rows = variable_rows(ctx, *global);
             result(
                 ctx,
                 vec![vc("Variable_name", 64), vc("Value", 1024)],

@@ -1,6 +1,10 @@
 //! Tables computed when they are read: `information_schema` (SCHEMATA, TABLES, COLUMNS,
-//! STATISTICS, PROCESSLIST, PROFILING) and `performance_schema`
-//! (events_statements_summary_by_digest).
+//! STATISTICS, PROCESSLIST, PROFILING), `performance_schema`
+//! (events_statements_summary_by_digest, events_statements_history/current, threads,
+//! setup_consumers, setup_instruments, global/session_status, global/session_variables)
+//! and the `sys` views over the digest summary (statement_analysis,
+//! statements_with_full_table_scans, their `x$` forms). `UPDATE` of the two setup tables is
+//! here too ([`update_setup`]).
 //!
 //! A statement that reads one gets the rows as they are when it is planned, as an
 //! in-memory table of its own (the plan is never cached), so these tables filter, sort,
@@ -9,11 +13,15 @@
 //! catalog, `BTREE` indexes), and row counts and lengths are the same estimates as
 //! SHOW TABLE STATUS (rows × 100 bytes).
 
+use crate::error::{MyError, Result, code};
 use crate::observe::{digest, history};
 use crate::session::Ctx;
+use crate::sql::exec::{ExecError, VecSink};
 use crate::sql::types::{BlobSize, Charset, Collation, SqlType};
+use crate::sql::utility::Outcome;
 use crate::sql::value::{Row, Value};
 use crate::storage::schema::{ColumnDef, TableDef};
+use sqlparser::ast;
 use std::sync::Arc;
 
 /// A column's type, as far as these tables need.
@@ -67,6 +75,55 @@ fn def(db: &str, name: &str, cols: &[(&str, Ty)]) -> TableDef {
     }
 }
 
+/// `performance_schema.setup_consumers`, `.setup_instruments` (see `observe::setup`).
+pub const SETUP_CONSUMERS: &str = "setup_consumers";
+pub const SETUP_INSTRUMENTS: &str = "setup_instruments";
+
+/// The columns of the status and variables tables.
+const NAME_VALUE: &[(&str, Ty)] = &[
+    ("VARIABLE_NAME", Ty::Str(64)),
+    ("VARIABLE_VALUE", Ty::Str(1024)),
+];
+
+/// A `performance_schema` table: lower-case name, its engine.
+fn ps_def(name: &str, cols: &[(&str, Ty)]) -> TableDef {
+    let mut d = def("performance_schema", name, cols);
+    d.name = name.to_string();
+    d.engine = "PERFORMANCE_SCHEMA".to_string();
+    d
+}
+
+fn yes_no(on: bool) -> Value {
+    s(if on { "YES" } else { "NO" })
+}
+
+fn setup_rows(ctx: &Ctx, instruments: bool) -> Vec<Row> {
+    let setup = &ctx.server.digests.setup;
+    if instruments {
+        setup
+            .instrument_rows()
+            .into_iter()
+            .map(|(n, on)| {
+                Row::from(vec![
+                    Value::from_string(n),
+                    yes_no(on),
+                    yes_no(true),
+                    s(""),
+                    Value::Null,
+                    Value::Int(0),
+                    Value::Null,
+                ])
+            })
+            .collect()
+    } else {
+        setup
+            .consumer_rows()
+            .into_iter()
+            .map(|(n, on)| Row::from(vec![s(n), yes_no(on)]))
+            .collect()
+    }
+}
+
 fn s(v: &str) -> Value {
     Value::str(v)
 }
@@ -91,8 +148,38 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
                 statements(ctx, name == history::CURRENT),
             )),
             history::THREADS => Some((history::threads_def(), threads(ctx))),
+            "global_status" | "session_status" => Some((
+                ps_def(&name, NAME_VALUE),
+                rows(super::utility::status_rows(ctx, name == "global_status")),
+            )),
+            "global_variables" | "session_variables" => Some((
+                ps_def(&name, NAME_VALUE),
+                rows(super::show::variable_rows(ctx, name == "global_variables")),
+            )),
+            SETUP_CONSUMERS => Some((
+                ps_def(&name, &[("NAME", Ty::Str(64)), ("ENABLED", Ty::Str(3))]),
+                setup_rows(ctx, false),
+            )),
+            SETUP_INSTRUMENTS => Some((
+                ps_def(
+                    &name,
+                    &[
+                        ("NAME", Ty::Str(128)),
+                        ("ENABLED", Ty::Str(3)),
+                        ("TIMED", Ty::Str(3)),
+                        ("PROPERTIES", Ty::Str(64)),
+                        ("FLAGS", Ty::Str(64)),
+                        ("VOLATILITY", Ty::Int),
+                        ("DOCUMENTATION", Ty::Text),
+                    ],
+                ),
+                setup_rows(ctx, true),
+            )),
             _ => None,
         };
+    }
+    if db.eq_ignore_ascii_case("sys") {
+        return sys_view(ctx, name);
     }
     if !db.eq_ignore_ascii_case("information_schema") {
         return None;
@@ -285,6 +372,9 @@ fn threads(ctx: &Ctx) -> Vec<Row> {
 /// events_statements_history (each session's last statements) or _current (each
 /// session's running statement, or its last one when idle).
 fn statements(ctx: &Ctx, current: bool) -> Vec<Row> {
+    if current && !ctx.server.digests.setup.current_on() {
+        return Vec::new();
+    }
     let start = ctx.server.digests.started_ns;
     let mut out = Vec::new();
     for (s, v) in sessions(ctx) {
@@ -506,4 +596,349 @@ fn profiling(ctx: &Ctx) -> Vec<Vec<Value>> {
         }
     }
     out
+}
+
+/// Is `upd` an UPDATE of `setup_consumers` or `setup_instruments`? `Some(true)`: the
+/// instruments.
+pub fn setup_target(upd: &ast::Update, db: Option<&str>) -> Option<bool> {
+    let ast::TableFactor::Table { name, .. } = &upd.table.relation else {
+        return None;
+    };
+    let (schema, table) = super::planner::object_name(name).ok()?;
+    let schema = schema.as_deref().or(db)?;
+    if !schema.eq_ignore_ascii_case("performance_schema") || !upd.table.joins.is_empty() {
+        return None;
+    }
+    if table.eq_ignore_ascii_case(SETUP_CONSUMERS) {
+        Some(false)
+    } else if table.eq_ignore_ascii_case(SETUP_INSTRUMENTS) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// `UPDATE performance_schema.setup_consumers|setup_instruments SET ENABLED = … [WHERE …]
+/// [ORDER BY …] [LIMIT …]`: the rows and new values are found by running the same clauses
+/// as a SELECT of the table, so any expression works; then each switch is set. `TIMED`
+/// may be set to `YES` only (Quire's statements are always timed); other columns are
+/// MySQL's 1683.
+pub fn update_setup(ctx: &mut Ctx, upd: &ast::Update, instruments: bool) -> Result<Outcome> {
+    let table = if instruments {
+        SETUP_INSTRUMENTS
+    } else {
+        SETUP_CONSUMERS
+    };
+    let perfschema_usage = || {
+        MyError::new(
+            code::ER_WRONG_PERFSCHEMA_USAGE,
+            "Invalid performance_schema usage.",
+        )
+    };
+    let mut enabled = None;
+    let mut timed = Vec::new();
+    for a in &upd.assignments {
+        let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+            return Err(perfschema_usage());
+        };
+        let (_, col) = super::planner::object_name(n)?;
+        if col.eq_ignore_ascii_case("ENABLED") {
+            enabled = Some(&a.value);
+        } else if instruments && col.eq_ignore_ascii_case("TIMED") {
+            timed.push(&a.value);
+        } else {
+            return Err(perfschema_usage());
+        }
+    }
+    let mut sql = format!(
+        "SELECT NAME, {}",
+        enabled.map_or("NULL".to_string(), |e| e.to_string())
+    );
+    for t in &timed {
+        sql.push_str(&format!(", {t}"));
+    }
+    sql.push_str(&format!(" FROM performance_schema.{table}"));
+    if let Some(w) = &upd.selection {
+        sql.push_str(&format!(" WHERE {w}"));
+    }
+    if !upd.order_by.is_empty() {
+        let keys: Vec<String> = upd.order_by.iter().map(|o| o.to_string()).collect();
+        sql.push_str(&format!(" ORDER BY {}", keys.join(", ")));
+    }
+    if let Some(l) = &upd.limit {
+        sql.push_str(&format!(" LIMIT {l}"));
+    }
+    let prep = ctx.plan_text(&sql, &[], crate::sql::lexer::StatementKind::Select)?;
+    let crate::sql::Planned::Select(plan) = &prep.planned else {
+        return Err(MyError::internal("setup update: not a select"));
+    };
+    let mut sink = VecSink::default();
+    {
+        let mut cx = super::utility::exec_cx(ctx);
+        match super::exec::run_select(plan, &mut cx, &mut sink) {
+            Ok(_) => {}
+            Err(ExecError::Sql(e)) => return Err(e),
+            Err(ExecError::Wait(_)) => return Err(MyError::internal("setup update waited")),
+        }
+    }
+    // Check every value before switching anything, as one statement.
+    let mut changes = Vec::new();
+    for (i, row) in sink.rows.iter().enumerate() {
+        let name = row
+            .first()
+            .map(super::convert::to_string_lossy)
+            .unwrap_or_default();
+        let on = match row.get(1) {
+            Some(v) if enabled.is_some() => Some(yes_no_value(v, "ENABLED", i + 1)?),
+            _ => None,
+        };
+        for v in row.iter().skip(2) {
+            if !yes_no_value(v, "TIMED", i + 1)? {
+                return Err(MyError::not_supported("untimed instruments (TIMED='NO')"));
+            }
+        }
+        changes.push((name, on));
+    }
+    let setup = &ctx.server.digests.setup;
+    let matched = changes.len() as u64;
+    let mut changed = 0u64;
+    for (name, on) in changes {
+        if let Some(on) = on
+            && setup.set(instruments, &name, on)
+        {
+            changed += 1;
+        }
+    }
+    Ok(Outcome::Ok {
+        affected: changed,
+        last_insert_id: 0,
+        info: Some(format!(
+            "Rows matched: {matched}  Changed: {changed}  Warnings: 0"
+        )),
+    })
+}
+
+/// An `ENUM('YES','NO')` column's new value: the name or its index (1, 2), as MySQL takes
+/// them; anything else is 1265 (strict, as `UPDATE` of these tables always is).
+fn yes_no_value(v: &Value, column: &str, row: usize) -> Result<bool> {
+    let t = super::convert::to_string_lossy(v);
+    if t.eq_ignore_ascii_case("YES") || t == "1" {
+        Ok(true)
+    } else if t.eq_ignore_ascii_case("NO") || t == "2" {
+        Ok(false)
+    } else {
+        Err(MyError::new(
+            code::WARN_DATA_TRUNCATED,
+            format!("Data truncated for column '{column}' at row {row}"),
+        ))
+    }
+}
+
+/// `sys.statement_analysis`, `sys.statements_with_full_table_scans` and their `x$` forms
+/// (raw picoseconds), built from the digest summary as MySQL's sys views compute them:
+/// statements cut to 64 characters by `sys.format_statement`, latencies by
+/// `FORMAT_PICO_TIME`, averages rounded. Rows come in the views' order (total latency,
+/// descending; the full-scan view by the share of executions without an index first).
+fn sys_view(ctx: &Ctx, name: &str) -> Option<(TableDef, Vec<Row>)> {
+    let lower = name.to_ascii_lowercase();
+    let (raw, view) = match lower.strip_prefix("x$") {
+        Some(v) => (true, v),
+        None => (false, lower.as_str()),
+    };
+    let analysis = match view {
+        "statement_analysis" => true,
+        "statements_with_full_table_scans" => false,
+        _ => return None,
+    };
+    let def_cols = digest::summary_def();
+    let at = |col: &str| def_cols.column_index(col);
+    let mut summary = ctx.server.digests.table_rows(ctx.tz_offset_s);
+    let num = |r: &Row, col: &str| match at(col).and_then(|i| r.get(i)) {
+        Some(Value::UInt(u)) => *u,
+        _ => 0,
+    };
+    let val = |r: &Row, col: &str| {
+        at(col)
+            .and_then(|i| r.get(i))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let avg = |sum: u64, n: u64| {
+        Value::UInt(if n == 0 {
+            0
+        } else {
+            (sum as f64 / n as f64).round() as u64
+        })
+    };
+    let latency = |ps: u64| {
+        if raw {
+            Value::UInt(ps)
+        } else {
+            Value::from_string(super::builtins::misc::format_pico_time(ps as f64))
+        }
+    };
+    let query = |r: &Row| {
+        let t = val(r, "DIGEST_TEXT");
+        if raw {
+            return t;
+        }
+        match t {
+            Value::Null => Value::Null,
+            t => Value::from_string(format_statement(&super::convert::to_string_lossy(&t))),
+        }
+    };
+    let lat_ty = if raw { Ty::UInt } else { Ty::Str(11) };
+    let q_ty = Ty::Text;
+    let rows: Vec<Row>;
+    let cols: Vec<(&str, Ty)>;
+    if analysis {
+        summary.sort_by_key(|r| std::cmp::Reverse(num(r, "SUM_TIMER_WAIT")));
+        cols = vec![
+            ("query", q_ty),
+            ("db", Ty::Str(64)),
+            ("full_scan", Ty::Str(1)),
+            ("exec_count", Ty::UInt),
+            ("err_count", Ty::UInt),
+            ("warn_count", Ty::UInt),
+            ("total_latency", lat_ty),
+            ("max_latency", lat_ty),
+            ("avg_latency", lat_ty),
+            ("lock_latency", lat_ty),
+            ("cpu_latency", lat_ty),
+            ("rows_sent", Ty::UInt),
+            ("rows_sent_avg", Ty::UInt),
+            ("rows_examined", Ty::UInt),
+            ("rows_examined_avg", Ty::UInt),
+            ("rows_affected", Ty::UInt),
+            ("rows_affected_avg", Ty::UInt),
+            ("tmp_tables", Ty::UInt),
+            ("tmp_disk_tables", Ty::UInt),
+            ("rows_sorted", Ty::UInt),
+            ("sort_merge_passes", Ty::UInt),
+            ("digest", Ty::Str(64)),
+            ("first_seen", Ty::DateTime),
+            ("last_seen", Ty::DateTime),
+        ];
+        rows = summary
+            .iter()
+            .map(|r| {
+                let n = num(r, "COUNT_STAR");
+                let full = num(r, "SUM_NO_GOOD_INDEX_USED") > 0 || num(r, "SUM_NO_INDEX_USED") > 0;
+                Row::from(vec![
+                    query(r),
+                    val(r, "SCHEMA_NAME"),
+                    s(if full { "*" } else { "" }),
+                    Value::UInt(n),
+                    val(r, "SUM_ERRORS"),
+                    val(r, "SUM_WARNINGS"),
+                    latency(num(r, "SUM_TIMER_WAIT")),
+                    latency(num(r, "MAX_TIMER_WAIT")),
+                    latency(num(r, "AVG_TIMER_WAIT")),
+                    latency(num(r, "SUM_LOCK_TIME")),
+                    latency(num(r, "SUM_CPU_TIME")),
+                    val(r, "SUM_ROWS_SENT"),
+                    avg(num(r, "SUM_ROWS_SENT"), n),
+                    val(r, "SUM_ROWS_EXAMINED"),
+                    avg(num(r, "SUM_ROWS_EXAMINED"), n),
+                    val(r, "SUM_ROWS_AFFECTED"),
+                    avg(num(r, "SUM_ROWS_AFFECTED"), n),
+                    val(r, "SUM_CREATED_TMP_TABLES"),
+                    val(r, "SUM_CREATED_TMP_DISK_TABLES"),
+                    val(r, "SUM_SORT_ROWS"),
+                    val(r, "SUM_SORT_MERGE_PASSES"),
+                    val(r, "DIGEST"),
+                    val(r, "FIRST_SEEN"),
+                    val(r, "LAST_SEEN"),
+                ])
+            })
+            .collect();
+    } else {
+        let pct = |r: &Row| {
+            let n = num(r, "COUNT_STAR");
+            if n == 0 {
+                0
+            } else {
+                (num(r, "SUM_NO_INDEX_USED") as f64 * 100.0 / n as f64).round() as u64
+            }
+        };
+        summary.retain(|r| {
+            (num(r, "SUM_NO_INDEX_USED") > 0 || num(r, "SUM_NO_GOOD_INDEX_USED") > 0)
+                && !super::convert::to_string_lossy(&val(r, "DIGEST_TEXT"))
+                    .get(..4)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("SHOW"))
+        });
+        summary.sort_by_key(|r| std::cmp::Reverse((pct(r), num(r, "SUM_TIMER_WAIT"))));
+        cols = vec![
+            ("query", q_ty),
+            ("db", Ty::Str(64)),
+            ("exec_count", Ty::UInt),
+            ("total_latency", lat_ty),
+            ("no_index_used_count", Ty::UInt),
+            ("no_good_index_used_count", Ty::UInt),
+            ("no_index_used_pct", Ty::UInt),
+            ("rows_sent", Ty::UInt),
+            ("rows_examined", Ty::UInt),
+            ("rows_sent_avg", Ty::UInt),
+            ("rows_examined_avg", Ty::UInt),
+            ("first_seen", Ty::DateTime),
+            ("last_seen", Ty::DateTime),
+            ("digest", Ty::Str(64)),
+        ];
+        rows = summary
+            .iter()
+            .map(|r| {
+                let n = num(r, "COUNT_STAR");
+                Row::from(vec![
+                    query(r),
+                    val(r, "SCHEMA_NAME"),
+                    Value::UInt(n),
+                    latency(num(r, "SUM_TIMER_WAIT")),
+                    val(r, "SUM_NO_INDEX_USED"),
+                    val(r, "SUM_NO_GOOD_INDEX_USED"),
+                    Value::UInt(pct(r)),
+                    val(r, "SUM_ROWS_SENT"),
+                    val(r, "SUM_ROWS_EXAMINED"),
+                    avg(num(r, "SUM_ROWS_SENT"), n),
+                    avg(num(r, "SUM_ROWS_EXAMINED"), n),
+                    val(r, "FIRST_SEEN"),
+                    val(r, "LAST_SEEN"),
+                    val(r, "DIGEST"),
+                ])
+            })
+            .collect();
+    }
+    let mut d = def("sys", name, &cols);
+    d.name = lower.clone();
+    d.engine = String::new();
+    Some((d, rows))
+}
+
+/// `sys.format_statement` with the default `statement_truncate_len` (64): longer texts
+/// keep their first and last 30 characters around ` ... `; newlines become spaces.
+fn format_statement(text: &str) -> String {
+    const LEN: usize = 64;
+    const KEEP: usize = LEN / 2 - 2;
+    let chars: Vec<char> = text.chars().collect();
+    let out: String = if chars.len() > LEN {
+        let head: String = chars[..KEEP].iter().collect();
+        let tail: String = chars[chars.len() - KEEP..].iter().collect();
+        format!("{head} ... {tail}")
+    } else {
+        text.to_string()
+    };
+    out.replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_are_cut_to_64_characters() {
+        let long = format!("SELECT {} FROM t", "a , ".repeat(30));
+        let f = format_statement(&long);
+        assert_eq!(f.chars().count(), 30 + 5 + 30);
+        assert!(f.starts_with("SELECT a , ") && f.ends_with(" FROM t") && f.contains(" ... "));
+        assert_eq!(format_statement("SELECT ?\nFROM t"), "SELECT ? FROM t");
+    }
 }

@@ -10,6 +10,7 @@ use super::types::{ColumnMeta, SqlType};
 use super::value::Value;
 use crate::config::{VarScope, sysvars, vars};
 use crate::error::{Level, MyError, Result, code};
+use crate::observe::status;
 use crate::server::{KILL_CONNECTION, KILL_QUERY, account};
 use crate::session::Ctx;
 use crate::wire::auth::{AuthPlugin, credentials_from_password};
@@ -325,7 +326,10 @@ fn assign(
     Ok(())
 }
 
-pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
+/// `SHOW [GLOBAL|SESSION] STATUS` rows (name, value), in name order: the per-session
+/// counters (`observe::status`; the session's own values unless `global`) and the global
+/// ones.
+pub fn status_rows(ctx: &Ctx, global: bool) -> Vec<Vec<Value>> {
     let st = &ctx.server.status;
     let (sessions, running) = {
         let all = ctx.server.sessions.lock();
@@ -364,8 +368,6 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
             "Aborted_connects",
             st.aborted_connects.load(Ordering::Relaxed),
         ),
-        ("Bytes_received", st.bytes_received.get()),
-        ("Bytes_sent", st.bytes_sent.get()),
         ("Connections", st.connections.load(Ordering::Relaxed)),
         (
             "Innodb_purge_versions",
@@ -379,9 +381,6 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
             "Performance_schema_digest_lost",
             ctx.server.digests.lost.get(),
         ),
-        ("Queries", st.queries.get()),
-        ("Questions", st.questions.get()),
-        ("Slow_queries", st.slow_queries.get()),
         ("Threads_cached", ctx.server.conn_threads.cached() as u64),
         ("Threads_connected", sessions),
         (
@@ -401,6 +400,15 @@ pub fn status_rows(ctx: &Ctx, _global: bool) -> Vec<Vec<Value>> {
     ];
     let logs = ctx.server.logs.status_rows();
     rows.extend(logs.iter().map(|(n, v)| (n.as_str(), *v)));
+    let totals = ctx.server.global_status();
+    rows.extend(status::NAMES.iter().enumerate().map(|(i, n)| {
+        let v = if global || status::Stat::global_only(i) {
+            totals[i]
+        } else {
+            ctx.shared.status.get(i)
+        };
+        (*n, v)
+    }));
     rows.sort_by_key(|a| a.0.to_ascii_lowercase());
     rows.into_iter()
         .map(|(n, v)| vec![Value::str(n), Value::from_string(v.to_string())])

@@ -39,6 +39,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(super) static FUNCS: &[Builtin] = &[
     f!("hex", 1, 1, ret_hex, hex),
     f!(
+        "format_pico_time",
+        1,
+        1,
+        |_, _| text_type(11),
+        format_pico_time_fn
+    ),
+    f!("format_bytes", 1, 1, |_, _| text_type(11), format_bytes_fn),
+    f!(
         "unhex",
         1,
         1,
@@ -693,4 +701,50 @@ fn bin(args: &[Value], _: &mut FnCtx) -> R {
 
 fn oct(args: &[Value], _: &mut FnCtx) -> R {
     Ok(conv_impl(arg(args, 0), 10, 8))
+}
+
+/// MySQL's `FORMAT_PICO_TIME`: the largest unit the value reaches, two decimals (whole
+/// picoseconds, width 3, below a nanosecond).
+pub fn format_pico_time(ps: f64) -> String {
+    const UNITS: [(f64, &str); 7] = [
+        (86_400e12, "d"),
+        (3_600e12, "h"),
+        (60e12, "min"),
+        (1e12, "s"),
+        (1e9, "ms"),
+        (1e6, "us"),
+        (1e3, "ns"),
+    ];
+    for (div, unit) in UNITS {
+        if ps.abs() >= div {
+            return format!("{:3.2} {unit}", ps / div);
+        }
+    }
+    format!("{:3} ps", ps as i64)
+}
+
+/// MySQL's `FORMAT_BYTES`: binary units, two decimals (whole bytes, width 4, below 1 KiB).
+pub fn format_bytes(n: f64) -> String {
+    const UNITS: [&str; 6] = ["EiB", "PiB", "TiB", "GiB", "MiB", "KiB"];
+    for (i, unit) in UNITS.iter().enumerate() {
+        let div = 1024f64.powi(6 - i as i32);
+        if n.abs() >= div {
+            return format!("{:4.2} {unit}", n / div);
+        }
+    }
+    format!("{:4} bytes", n as i64)
+}
+
+fn format_pico_time_fn(args: &[Value], ctx: &mut FnCtx) -> R {
+    Ok(match super::f64_arg(args, 0, ctx) {
+        Some(x) => Value::from_string(format_pico_time(x)),
+        None => Value::Null,
+    })
+}
+
+fn format_bytes_fn(args: &[Value], ctx: &mut FnCtx) -> R {
+    Ok(match super::f64_arg(args, 0, ctx) {
+        Some(x) => Value::from_string(format_bytes(x)),
+        None => Value::Null,
+    })
 }

@@ -88,7 +88,7 @@ macro_rules! f {
 }
 
 mod interval;
-mod misc;
+pub(crate) mod misc;
 mod numeric;
 mod string;
 mod time;

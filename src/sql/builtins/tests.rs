@@ -233,6 +233,13 @@ fn string_examples() {
     check!("ord"(s("é")) => "50089");
     check!("char"(i(77), i(121), i(83), i(81), s("76")) => "MySQL");
     check!("hex"(s("abc")) => "616263");
+    check!("format_pico_time"(i(5)) => "  5 ps");
+    check!("format_pico_time"(i(3501)) => "3.50 ns");
+    check!("format_pico_time"(i(188_732_396_662_000)) => "3.15 min");
+    check!("format_pico_time"(d("90061000000000000")) => "1.04 d");
+    check!("format_bytes"(i(512)) => " 512 bytes");
+    check!("format_bytes"(d("18446644073709551615")) => "16.00 EiB");
+    check!("format_bytes"(i(1536)) => "1.50 KiB");
     check!("hex"(i(255)) => "FF");
     check!("hex"(i(-1)) => "FFFFFFFFFFFFFFFF");
     assert_eq!(hex_of("char", &[i(1), i(0)]), "0100");
