@@ -357,8 +357,18 @@ pub struct Reads {
 }
 
 impl Reads {
-    /// A scan or range of `steps` rows has ended: `exhausted` if it ran to its end (the
-    /// step that found the end counts, as in MySQL), not if the statement stopped it.
+    /// A scan of a whole table begins (backward if `reverse`).
+    #[inline]
+    pub fn scan_start(&mut self, reverse: bool) {
+        if reverse {
+            self.last += 1;
+        } else {
+            self.first += 1;
+        }
+    }
+
+    /// A scan or index range of `steps` rows has ended: `exhausted` if it ran to its end
+    /// (the step that found the end counts, as in MySQL), not if the statement stopped it.
     #[inline]
     pub fn steps(&mut self, reverse: bool, steps: u64, exhausted: bool) {
         let n = if exhausted {
@@ -371,6 +381,18 @@ impl Reads {
         } else {
             self.next += n;
         }
+    }
+
+    /// A whole scan of `steps` rows, run to its end.
+    pub fn scan(&mut self, reverse: bool, steps: u64) {
+        self.scan_start(reverse);
+        self.steps(reverse, steps, true);
+    }
+
+    /// A whole index range (or lookup) of `steps` rows, run to its end.
+    pub fn range(&mut self, reverse: bool, steps: u64) {
+        self.key += 1;
+        self.steps(reverse, steps, true);
     }
 }
 
@@ -546,9 +568,10 @@ mod tests {
     #[test]
     fn reads_count_the_end_step_only_when_reached() {
         let mut r = Reads::default();
-        r.steps(false, 10, true);
+        r.scan(false, 10);
+        r.key += 1;
         r.steps(true, 3, false);
-        assert_eq!((r.next, r.prev), (10, 2));
+        assert_eq!((r.first, r.key, r.next, r.prev), (1, 1, 10, 2));
     }
 
     #[test]

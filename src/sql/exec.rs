@@ -433,13 +433,7 @@ pub fn candidates(
                     .scan_primary(Bound::Unbounded, Bound::Unbounded, *reverse)
                     .map(|s| (s, None)),
             );
-            let reads = &mut cx.env.ctx.rec.reads;
-            if *reverse {
-                reads.last += 1;
-            } else {
-                reads.first += 1;
-            }
-            reads.steps(*reverse, out.len() as u64, true);
+            cx.env.ctx.rec.reads.scan(*reverse, out.len() as u64);
         }
         Access::Index {
             index,
@@ -471,9 +465,11 @@ pub fn candidates(
                             .map(|(k, s)| (s, Some(k))),
                     ),
                 }
-                let reads = &mut cx.env.ctx.rec.reads;
-                reads.key += 1;
-                reads.steps(*reverse, (out.len() - before) as u64, true);
+                cx.env
+                    .ctx
+                    .rec
+                    .reads
+                    .range(*reverse, (out.len() - before) as u64);
             }
         }
     }
@@ -519,12 +515,7 @@ fn for_each_visible(
     let mut steps = 0u64;
     match access {
         Access::Scan { reverse } => {
-            let reads = &mut cx.env.ctx.rec.reads;
-            if *reverse {
-                reads.last += 1;
-            } else {
-                reads.first += 1;
-            }
+            cx.env.ctx.rec.reads.scan_start(*reverse);
             for slot in table.scan_primary(Bound::Unbounded, Bound::Unbounded, *reverse) {
                 steps += 1;
                 if visit(&slot, None, tuple, cx)? == Flow::Stop {

@@ -193,12 +193,8 @@ impl Prepared {
                     block(q, &mut st, &read);
                 }
             }
-            Planned::Update(p) => match read(&p.access) {
-                Read::Scan => bump(&mut st.select_scan),
-                Read::Range => bump(&mut st.select_range),
-                Read::Other => {}
-            },
-            Planned::Delete(p) => match read(&p.access) {
+            Planned::Update(plan::UpdatePlan { access, .. })
+            | Planned::Delete(plan::DeletePlan { access, .. }) => match read(access) {
                 Read::Scan => bump(&mut st.select_scan),
                 Read::Range => bump(&mut st.select_range),
                 Read::Other => {}

@@ -788,13 +788,12 @@ fn sys_view(ctx: &Ctx, name: &str) -> Option<(TableDef, Vec<Row>)> {
         }
     };
     let lat_ty = if raw { Ty::UInt } else { Ty::Str(11) };
-    let q_ty = Ty::Text;
     let rows: Vec<Row>;
     let cols: Vec<(&str, Ty)>;
     if analysis {
         summary.sort_by_key(|r| std::cmp::Reverse(num(r, "SUM_TIMER_WAIT")));
         cols = vec![
-            ("query", q_ty),
+            ("query", Ty::Text),
             ("db", Ty::Str(64)),
             ("full_scan", Ty::Str(1)),
             ("exec_count", Ty::UInt),
@@ -869,7 +868,7 @@ fn sys_view(ctx: &Ctx, name: &str) -> Option<(TableDef, Vec<Row>)> {
         });
         summary.sort_by_key(|r| std::cmp::Reverse((pct(r), num(r, "SUM_TIMER_WAIT"))));
         cols = vec![
-            ("query", q_ty),
+            ("query", Ty::Text),
             ("db", Ty::Str(64)),
             ("exec_count", Ty::UInt),
             ("total_latency", lat_ty),
