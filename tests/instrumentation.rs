@@ -1127,3 +1127,115 @@ fn setup_tables_sys_views_and_status_tables() {
         .unwrap();
     assert_eq!(session, "ON");
 }
+
+/// The information_schema tables tools read about keys and character sets hold what
+/// MariaDB's hold for the same tables; SHOW TABLES lists the computed schemas' tables.
+#[test]
+fn information_schema_keys_and_charsets_as_mariadb_has_them() {
+    let quire = TestServer::start();
+    let maria = TestServer::start_mariadb(&[]);
+    let setup = [
+        "CREATE DATABASE ik",
+        "CREATE TABLE ik.t (id INT PRIMARY KEY, a INT, b VARCHAR(10), c INT, \
+         UNIQUE KEY ub (b, a), UNIQUE KEY uc (c), KEY ka (a)) ENGINE=InnoDB",
+        "CREATE TABLE ik.n (x INT, KEY kx (x)) ENGINE=InnoDB",
+    ];
+    let queries = [
+        "SELECT CONSTRAINT_SCHEMA, CONSTRAINT_NAME, TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, \
+         ORDINAL_POSITION, POSITION_IN_UNIQUE_CONSTRAINT, REFERENCED_TABLE_NAME \
+         FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = 'ik' \
+         ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION",
+        "SELECT CONSTRAINT_SCHEMA, CONSTRAINT_NAME, TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_TYPE \
+         FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = 'ik' \
+         ORDER BY TABLE_NAME, CONSTRAINT_NAME",
+        "SELECT TABLE_NAME, PARTITION_NAME, PARTITION_METHOD, PARTITION_ORDINAL_POSITION \
+         FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'ik' ORDER BY TABLE_NAME",
+        "SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS \
+         WHERE CONSTRAINT_SCHEMA = 'ik'",
+        "SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'ik'",
+        "SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'ik'",
+        "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'ik'",
+        "SELECT COUNT(*) FROM information_schema.EVENTS WHERE EVENT_SCHEMA = 'ik'",
+        "SELECT CHARACTER_SET_NAME, DEFAULT_COLLATE_NAME, MAXLEN \
+         FROM information_schema.CHARACTER_SETS \
+         WHERE CHARACTER_SET_NAME IN ('utf8mb4', 'latin1', 'ascii', 'binary') \
+         ORDER BY CHARACTER_SET_NAME",
+        "SELECT COLLATION_NAME, CHARACTER_SET_NAME, ID, IS_DEFAULT \
+         FROM information_schema.COLLATIONS \
+         WHERE COLLATION_NAME IN ('utf8mb4_general_ci', 'utf8mb4_bin', 'latin1_bin', \
+         'latin1_swedish_ci', 'ascii_general_ci', 'binary') ORDER BY ID",
+        "SELECT COLLATION_NAME, CHARACTER_SET_NAME \
+         FROM information_schema.COLLATION_CHARACTER_SET_APPLICABILITY \
+         WHERE COLLATION_NAME IN ('utf8mb4_general_ci', 'latin1_bin') ORDER BY 1",
+        "SELECT ENGINE, SUPPORT, TRANSACTIONS FROM information_schema.ENGINES \
+         WHERE ENGINE = 'InnoDB'",
+        "SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES \
+         WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME IN \
+         ('TABLES', 'COLUMNS', 'KEY_COLUMN_USAGE', 'VIEWS') ORDER BY TABLE_NAME",
+    ];
+    let mut q = quire.mysql_conn();
+    let mut m = maria.mysql_conn();
+    for s in setup {
+        q.query_drop(s).unwrap();
+        m.query_drop(s).unwrap();
+    }
+    for sql in queries {
+        let rows = |c: &mut mysql::Conn| -> Vec<Vec<Option<String>>> {
+            c.query::<mysql::Row, _>(sql)
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+                .into_iter()
+                .map(|r| {
+                    (0..r.len())
+                        .map(|i| r.get::<Option<String>, _>(i).unwrap())
+                        .collect()
+                })
+                .collect()
+        };
+        let (got, want) = (rows(&mut q), rows(&mut m));
+        assert!(!want.is_empty(), "{sql}: MariaDB returned nothing");
+        assert_eq!(got, want, "{sql}");
+    }
+    if target() != Target::Quire {
+        return;
+    }
+    // SHOW TABLES of the computed schemas (MariaDB's hold other tables).
+    let names = |sql: &str, q: &mut mysql::Conn| -> Vec<(String, String)> {
+        q.query::<(String, String), _>(sql).unwrap()
+    };
+    let is = names("SHOW FULL TABLES FROM information_schema", &mut q);
+    for t in [
+        "TABLES",
+        "COLUMNS",
+        "KEY_COLUMN_USAGE",
+        "PROCESSLIST",
+        "ENGINES",
+    ] {
+        assert!(
+            is.contains(&(t.to_string(), "SYSTEM VIEW".to_string())),
+            "{t} in {is:?}"
+        );
+    }
+    let ps = names("SHOW FULL TABLES FROM performance_schema", &mut q);
+    assert!(
+        ps.iter()
+            .any(|(n, _)| n == "events_statements_summary_by_digest")
+    );
+    // Every table SHOW TABLES lists can be read, and information_schema.TABLES agrees.
+    for (db, list) in [("information_schema", &is), ("performance_schema", &ps)] {
+        for (t, _) in list {
+            q.query_drop(format!("SELECT * FROM {db}.{t} LIMIT 1"))
+                .unwrap_or_else(|e| panic!("{db}.{t}: {e}"));
+        }
+        let n: u64 = q
+            .query_first(format!(
+                "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '{db}'"
+            ))
+            .unwrap()
+            .unwrap();
+        assert_eq!(n as usize, list.len(), "{db}");
+    }
+    let sys = names("SHOW FULL TABLES FROM sys", &mut q);
+    assert!(sys.contains(&("statement_analysis".to_string(), "VIEW".to_string())));
+    let mysql: Vec<String> = q.query("SHOW TABLES FROM mysql").unwrap();
+    assert!(mysql.contains(&"slow_log".to_string()) && mysql.contains(&"general_log".to_string()));
+}

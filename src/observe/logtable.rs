@@ -57,6 +57,8 @@ pub enum LogTable {
 }
 
 impl LogTable {
+    pub const ALL: [LogTable; 2] = [LogTable::General, LogTable::Slow];
+
     /// The log table `db`.`name` names, if any (names are case-sensitive, as table names
     /// are on Linux).
     pub fn named(db: &str, name: &str) -> Option<LogTable> {

@@ -15,6 +15,7 @@ use super::utility::Outcome;
 use super::value::{Row, Value};
 use crate::config::sysvars;
 use crate::error::{MyError, Result, code};
+use crate::observe::logtable::LogTable;
 use crate::session::Ctx;
 use crate::storage::schema::{ColumnDefault, IndexKind, TableDef};
 use crate::storage::table::Table;
@@ -588,13 +589,23 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
         }
         Show::Tables { full, db, filter } => {
             let d = resolve_db(ctx, db.as_deref())?;
-            let names = ctx
-                .server
-                .storage
-                .catalog
-                .database(&d)
-                .map(|x| x.table_names())
-                .unwrap_or_default();
+            let (names, kind) = match super::sysschema::table_names(&d) {
+                Some((names, kind)) => (names.iter().map(|n| n.to_string()).collect(), kind),
+                None => {
+                    let mut names = ctx
+                        .server
+                        .storage
+                        .catalog
+                        .database(&d)
+                        .map(|x| x.table_names())
+                        .unwrap_or_default();
+                    if d.eq_ignore_ascii_case("mysql") {
+                        names.extend(LogTable::ALL.iter().map(|t| t.name().to_string()));
+                        names.sort();
+                    }
+                    (names, "BASE TABLE")
+                }
+            };
             let header = match filter {
                 Filter::Like(p) => format!("Tables_in_{d} ({p})"),
                 _ => format!("Tables_in_{d}"),
@@ -608,7 +619,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                 .map(|n| {
                     let mut r = vec![Value::from_string(n)];
                     if *full {
-                        r.push(s("BASE TABLE"));
+                        r.push(s(kind));
                     }
                     r
                 })
@@ -804,24 +815,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             )
         }
         Show::Engines => {
-            let rows = vec![
-                vec![
-                    s("InnoDB"),
-                    s("DEFAULT"),
-                    s("Quire's in-memory MVCC engine (all tables)"),
-                    s("YES"),
-                    s("NO"),
-                    s("YES"),
-                ],
-                vec![
-                    s("MEMORY"),
-                    s("YES"),
-                    s("Accepted as a synonym of InnoDB"),
-                    s("NO"),
-                    s("NO"),
-                    s("NO"),
-                ],
-            ];
+            let rows = engine_rows();
             result(
                 ctx,
                 vec![
@@ -863,24 +857,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             )
         }
         Show::Collation { filter } => {
-            let rows = Collation::ALL
-                .iter()
-                .map(|c| {
-                    vec![
-                        s(c.name()),
-                        s(c.charset().name()),
-                        Value::UInt(c.id() as u64),
-                        s(if c.charset().default_collation() == *c {
-                            "Yes"
-                        } else {
-                            ""
-                        }),
-                        s("Yes"),
-                        Value::UInt(1),
-                        s(if c.pad_space() { "PAD SPACE" } else { "NO PAD" }),
-                    ]
-                })
-                .collect();
+            let rows = collation_rows();
             result(
                 ctx,
                 vec![
@@ -1055,4 +1032,48 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
         }
         Show::EngineStatus(_) => Err(MyError::not_supported("SHOW ENGINE … STATUS").into()),
     }
+}
+
+/// SHOW ENGINES' rows (also information_schema.ENGINES').
+pub(crate) fn engine_rows() -> Vec<Vec<Value>> {
+    vec![
+        vec![
+            s("InnoDB"),
+            s("DEFAULT"),
+            s("Quire's in-memory MVCC engine (all tables)"),
+            s("YES"),
+            s("NO"),
+            s("YES"),
+        ],
+        vec![
+            s("MEMORY"),
+            s("YES"),
+            s("Accepted as a synonym of InnoDB"),
+            s("NO"),
+            s("NO"),
+            s("NO"),
+        ],
+    ]
+}
+
+/// SHOW COLLATION's rows (also information_schema.COLLATIONS').
+pub(crate) fn collation_rows() -> Vec<Vec<Value>> {
+    Collation::ALL
+        .iter()
+        .map(|c| {
+            vec![
+                s(c.name()),
+                s(c.charset().name()),
+                Value::UInt(c.id() as u64),
+                s(if c.charset().default_collation() == *c {
+                    "Yes"
+                } else {
+                    ""
+                }),
+                s("Yes"),
+                Value::UInt(1),
+                s(if c.pad_space() { "PAD SPACE" } else { "NO PAD" }),
+            ]
+        })
+        .collect()
 }

@@ -1,5 +1,8 @@
 //! Tables computed when they are read: `information_schema` (SCHEMATA, TABLES, COLUMNS,
-//! STATISTICS, PROCESSLIST, PROFILING), `performance_schema`
+//! STATISTICS, PROCESSLIST, PROFILING, ENGINES, CHARACTER_SETS, COLLATIONS,
+//! COLLATION_CHARACTER_SET_APPLICABILITY, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, PARTITIONS,
+//! and — empty, for Quire keeps none of what they list — REFERENTIAL_CONSTRAINTS, VIEWS,
+//! ROUTINES, TRIGGERS, EVENTS), `performance_schema`
 //! (events_statements_summary_by_digest, events_statements_history/current, threads,
 //! setup_consumers, setup_instruments, global/session_status, global/session_variables)
 //! and the `sys` views over the digest summary (statement_analysis,
@@ -20,7 +23,7 @@ use crate::sql::exec::{ExecError, VecSink};
 use crate::sql::types::{BlobSize, Charset, Collation, SqlType};
 use crate::sql::utility::Outcome;
 use crate::sql::value::{Row, Value};
-use crate::storage::schema::{ColumnDef, TableDef};
+use crate::storage::schema::{ColumnDef, IndexKind, TableDef};
 use sqlparser::ast;
 use std::sync::Arc;
 
@@ -91,6 +94,64 @@ fn ps_def(name: &str, cols: &[(&str, Ty)]) -> TableDef {
     d.name = name.to_string();
     d.engine = "PERFORMANCE_SCHEMA".to_string();
     d
+}
+
+/// The `information_schema` tables Quire computes, in MySQL's upper case.
+const IS_TABLES: &[&str] = &[
+    "CHARACTER_SETS",
+    "COLLATIONS",
+    "COLLATION_CHARACTER_SET_APPLICABILITY",
+    "COLUMNS",
+    "ENGINES",
+    "EVENTS",
+    "KEY_COLUMN_USAGE",
+    "PARTITIONS",
+    "PROCESSLIST",
+    "PROFILING",
+    "REFERENTIAL_CONSTRAINTS",
+    "ROUTINES",
+    "SCHEMATA",
+    "STATISTICS",
+    "TABLES",
+    "TABLE_CONSTRAINTS",
+    "TRIGGERS",
+    "VIEWS",
+];
+
+/// The `performance_schema` tables Quire computes.
+const PS_TABLES: &[&str] = &[
+    history::CURRENT,
+    history::HISTORY,
+    digest::SUMMARY_BY_DIGEST,
+    "global_status",
+    "global_variables",
+    "session_status",
+    "session_variables",
+    SETUP_CONSUMERS,
+    SETUP_INSTRUMENTS,
+    history::THREADS,
+];
+
+/// The `sys` views Quire computes.
+const SYS_VIEWS: &[&str] = &[
+    "statement_analysis",
+    "statements_with_full_table_scans",
+    "x$statement_analysis",
+    "x$statements_with_full_table_scans",
+];
+
+/// The tables computed here that `db` holds, with their TABLE_TYPE, for SHOW TABLES and
+/// `information_schema.TABLES`; `None` for a database whose tables are stored.
+pub fn table_names(db: &str) -> Option<(&'static [&'static str], &'static str)> {
+    if db.eq_ignore_ascii_case("information_schema") {
+        Some((IS_TABLES, "SYSTEM VIEW"))
+    } else if db.eq_ignore_ascii_case("performance_schema") {
+        Some((PS_TABLES, "BASE TABLE"))
+    } else if db.eq_ignore_ascii_case("sys") {
+        Some((SYS_VIEWS, "VIEW"))
+    } else {
+        None
+    }
 }
 
 fn yes_no(on: bool) -> Value {
@@ -333,6 +394,295 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
             ),
             rows(profiling(ctx)),
         ),
+        "ENGINES" => (
+            def(
+                db,
+                name,
+                &[
+                    ("ENGINE", Ty::Str(64)),
+                    ("SUPPORT", Ty::Str(8)),
+                    ("COMMENT", Ty::Str(80)),
+                    ("TRANSACTIONS", Ty::Str(3)),
+                    ("XA", Ty::Str(3)),
+                    ("SAVEPOINTS", Ty::Str(3)),
+                ],
+            ),
+            rows(super::show::engine_rows()),
+        ),
+        "CHARACTER_SETS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("CHARACTER_SET_NAME", Ty::Str(64)),
+                    ("DEFAULT_COLLATE_NAME", Ty::Str(64)),
+                    ("DESCRIPTION", Ty::Str(2048)),
+                    ("MAXLEN", Ty::UInt),
+                ],
+            ),
+            rows(
+                Charset::ALL
+                    .iter()
+                    .map(|c| {
+                        vec![
+                            s(c.name()),
+                            s(c.default_collation().name()),
+                            s(c.description()),
+                            Value::UInt(u64::from(c.max_len())),
+                        ]
+                    })
+                    .collect(),
+            ),
+        ),
+        "COLLATIONS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("COLLATION_NAME", Ty::Str(64)),
+                    ("CHARACTER_SET_NAME", Ty::Str(64)),
+                    ("ID", Ty::UInt),
+                    ("IS_DEFAULT", Ty::Str(3)),
+                    ("IS_COMPILED", Ty::Str(3)),
+                    ("SORTLEN", Ty::UInt),
+                    ("PAD_ATTRIBUTE", Ty::Str(9)),
+                ],
+            ),
+            // SHOW COLLATION's rows: the same columns in the same order.
+            rows(super::show::collation_rows()),
+        ),
+        "COLLATION_CHARACTER_SET_APPLICABILITY" => (
+            def(
+                db,
+                name,
+                &[
+                    ("COLLATION_NAME", Ty::Str(64)),
+                    ("CHARACTER_SET_NAME", Ty::Str(64)),
+                ],
+            ),
+            rows(
+                Collation::ALL
+                    .iter()
+                    .map(|c| vec![s(c.name()), s(c.charset().name())])
+                    .collect(),
+            ),
+        ),
+        "KEY_COLUMN_USAGE" => (
+            def(
+                db,
+                name,
+                &[
+                    ("CONSTRAINT_CATALOG", Ty::Str(64)),
+                    ("CONSTRAINT_SCHEMA", Ty::Str(64)),
+                    ("CONSTRAINT_NAME", Ty::Str(64)),
+                    ("TABLE_CATALOG", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("COLUMN_NAME", Ty::Str(64)),
+                    ("ORDINAL_POSITION", Ty::UInt),
+                    ("POSITION_IN_UNIQUE_CONSTRAINT", Ty::UInt),
+                    ("REFERENCED_TABLE_SCHEMA", Ty::Str(64)),
+                    ("REFERENCED_TABLE_NAME", Ty::Str(64)),
+                    ("REFERENCED_COLUMN_NAME", Ty::Str(64)),
+                ],
+            ),
+            rows(key_column_usage(ctx)),
+        ),
+        "TABLE_CONSTRAINTS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("CONSTRAINT_CATALOG", Ty::Str(64)),
+                    ("CONSTRAINT_SCHEMA", Ty::Str(64)),
+                    ("CONSTRAINT_NAME", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("CONSTRAINT_TYPE", Ty::Str(11)),
+                    ("ENFORCED", Ty::Str(3)),
+                ],
+            ),
+            rows(table_constraints(ctx)),
+        ),
+        "PARTITIONS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("TABLE_CATALOG", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("PARTITION_NAME", Ty::Str(64)),
+                    ("SUBPARTITION_NAME", Ty::Str(64)),
+                    ("PARTITION_ORDINAL_POSITION", Ty::UInt),
+                    ("SUBPARTITION_ORDINAL_POSITION", Ty::UInt),
+                    ("PARTITION_METHOD", Ty::Str(13)),
+                    ("SUBPARTITION_METHOD", Ty::Str(13)),
+                    ("PARTITION_EXPRESSION", Ty::Text),
+                    ("SUBPARTITION_EXPRESSION", Ty::Text),
+                    ("PARTITION_DESCRIPTION", Ty::Text),
+                    ("TABLE_ROWS", Ty::UInt),
+                    ("AVG_ROW_LENGTH", Ty::UInt),
+                    ("DATA_LENGTH", Ty::UInt),
+                    ("MAX_DATA_LENGTH", Ty::UInt),
+                    ("INDEX_LENGTH", Ty::UInt),
+                    ("DATA_FREE", Ty::UInt),
+                    ("CREATE_TIME", Ty::DateTime),
+                    ("UPDATE_TIME", Ty::DateTime),
+                    ("CHECK_TIME", Ty::DateTime),
+                    ("CHECKSUM", Ty::Int),
+                    ("PARTITION_COMMENT", Ty::Text),
+                    ("NODEGROUP", Ty::Str(256)),
+                    ("TABLESPACE_NAME", Ty::Str(268)),
+                ],
+            ),
+            rows(partitions(ctx)),
+        ),
+        // Quire has no foreign keys it keeps, views, stored routines, triggers or events:
+        // these are the tables that list them, with MySQL's columns and no rows.
+        "REFERENTIAL_CONSTRAINTS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("CONSTRAINT_CATALOG", Ty::Str(64)),
+                    ("CONSTRAINT_SCHEMA", Ty::Str(64)),
+                    ("CONSTRAINT_NAME", Ty::Str(64)),
+                    ("UNIQUE_CONSTRAINT_CATALOG", Ty::Str(64)),
+                    ("UNIQUE_CONSTRAINT_SCHEMA", Ty::Str(64)),
+                    ("UNIQUE_CONSTRAINT_NAME", Ty::Str(64)),
+                    ("MATCH_OPTION", Ty::Str(7)),
+                    ("UPDATE_RULE", Ty::Str(11)),
+                    ("DELETE_RULE", Ty::Str(11)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("REFERENCED_TABLE_NAME", Ty::Str(64)),
+                ],
+            ),
+            Vec::new(),
+        ),
+        "VIEWS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("TABLE_CATALOG", Ty::Str(64)),
+                    ("TABLE_SCHEMA", Ty::Str(64)),
+                    ("TABLE_NAME", Ty::Str(64)),
+                    ("VIEW_DEFINITION", Ty::Text),
+                    ("CHECK_OPTION", Ty::Str(8)),
+                    ("IS_UPDATABLE", Ty::Str(3)),
+                    ("DEFINER", Ty::Str(288)),
+                    ("SECURITY_TYPE", Ty::Str(7)),
+                    ("CHARACTER_SET_CLIENT", Ty::Str(64)),
+                    ("COLLATION_CONNECTION", Ty::Str(64)),
+                ],
+            ),
+            Vec::new(),
+        ),
+        "ROUTINES" => (
+            def(
+                db,
+                name,
+                &[
+                    ("SPECIFIC_NAME", Ty::Str(64)),
+                    ("ROUTINE_CATALOG", Ty::Str(64)),
+                    ("ROUTINE_SCHEMA", Ty::Str(64)),
+                    ("ROUTINE_NAME", Ty::Str(64)),
+                    ("ROUTINE_TYPE", Ty::Str(9)),
+                    ("DATA_TYPE", Ty::Text),
+                    ("CHARACTER_MAXIMUM_LENGTH", Ty::Int),
+                    ("CHARACTER_OCTET_LENGTH", Ty::Int),
+                    ("NUMERIC_PRECISION", Ty::UInt),
+                    ("NUMERIC_SCALE", Ty::UInt),
+                    ("DATETIME_PRECISION", Ty::UInt),
+                    ("CHARACTER_SET_NAME", Ty::Str(64)),
+                    ("COLLATION_NAME", Ty::Str(64)),
+                    ("DTD_IDENTIFIER", Ty::Text),
+                    ("ROUTINE_BODY", Ty::Str(8)),
+                    ("ROUTINE_DEFINITION", Ty::Text),
+                    ("EXTERNAL_NAME", Ty::Str(64)),
+                    ("EXTERNAL_LANGUAGE", Ty::Str(64)),
+                    ("PARAMETER_STYLE", Ty::Str(3)),
+                    ("IS_DETERMINISTIC", Ty::Str(3)),
+                    ("SQL_DATA_ACCESS", Ty::Str(17)),
+                    ("SQL_PATH", Ty::Str(64)),
+                    ("SECURITY_TYPE", Ty::Str(7)),
+                    ("CREATED", Ty::DateTime),
+                    ("LAST_ALTERED", Ty::DateTime),
+                    ("SQL_MODE", Ty::Str(520)),
+                    ("ROUTINE_COMMENT", Ty::Text),
+                    ("DEFINER", Ty::Str(288)),
+                    ("CHARACTER_SET_CLIENT", Ty::Str(64)),
+                    ("COLLATION_CONNECTION", Ty::Str(64)),
+                    ("DATABASE_COLLATION", Ty::Str(64)),
+                ],
+            ),
+            Vec::new(),
+        ),
+        "TRIGGERS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("TRIGGER_CATALOG", Ty::Str(64)),
+                    ("TRIGGER_SCHEMA", Ty::Str(64)),
+                    ("TRIGGER_NAME", Ty::Str(64)),
+                    ("EVENT_MANIPULATION", Ty::Str(6)),
+                    ("EVENT_OBJECT_CATALOG", Ty::Str(64)),
+                    ("EVENT_OBJECT_SCHEMA", Ty::Str(64)),
+                    ("EVENT_OBJECT_TABLE", Ty::Str(64)),
+                    ("ACTION_ORDER", Ty::UInt),
+                    ("ACTION_CONDITION", Ty::Text),
+                    ("ACTION_STATEMENT", Ty::Text),
+                    ("ACTION_ORIENTATION", Ty::Str(3)),
+                    ("ACTION_TIMING", Ty::Str(6)),
+                    ("ACTION_REFERENCE_OLD_TABLE", Ty::Str(64)),
+                    ("ACTION_REFERENCE_NEW_TABLE", Ty::Str(64)),
+                    ("ACTION_REFERENCE_OLD_ROW", Ty::Str(3)),
+                    ("ACTION_REFERENCE_NEW_ROW", Ty::Str(3)),
+                    ("CREATED", Ty::DateTime),
+                    ("SQL_MODE", Ty::Str(520)),
+                    ("DEFINER", Ty::Str(288)),
+                    ("CHARACTER_SET_CLIENT", Ty::Str(64)),
+                    ("COLLATION_CONNECTION", Ty::Str(64)),
+                    ("DATABASE_COLLATION", Ty::Str(64)),
+                ],
+            ),
+            Vec::new(),
+        ),
+        "EVENTS" => (
+            def(
+                db,
+                name,
+                &[
+                    ("EVENT_CATALOG", Ty::Str(64)),
+                    ("EVENT_SCHEMA", Ty::Str(64)),
+                    ("EVENT_NAME", Ty::Str(64)),
+                    ("DEFINER", Ty::Str(288)),
+                    ("TIME_ZONE", Ty::Str(64)),
+                    ("EVENT_BODY", Ty::Str(3)),
+                    ("EVENT_DEFINITION", Ty::Text),
+                    ("EVENT_TYPE", Ty::Str(9)),
+                    ("EXECUTE_AT", Ty::DateTime),
+                    ("INTERVAL_VALUE", Ty::Str(256)),
+                    ("INTERVAL_FIELD", Ty::Str(18)),
+                    ("SQL_MODE", Ty::Str(520)),
+                    ("STARTS", Ty::DateTime),
+                    ("ENDS", Ty::DateTime),
+                    ("STATUS", Ty::Str(18)),
+                    ("ON_COMPLETION", Ty::Str(12)),
+                    ("CREATED", Ty::DateTime),
+                    ("LAST_ALTERED", Ty::DateTime),
+                    ("LAST_EXECUTED", Ty::DateTime),
+                    ("EVENT_COMMENT", Ty::Str(2048)),
+                    ("ORIGINATOR", Ty::UInt),
+                    ("CHARACTER_SET_CLIENT", Ty::Str(64)),
+                    ("COLLATION_CONNECTION", Ty::Str(64)),
+                    ("DATABASE_COLLATION", Ty::Str(64)),
+                ],
+            ),
+            Vec::new(),
+        ),
         _ => return None,
     })
 }
@@ -439,14 +789,55 @@ fn all_tables(ctx: &Ctx) -> Vec<(String, Arc<crate::storage::table::Table>)> {
 }
 
 fn tables(ctx: &Ctx) -> Vec<Vec<Value>> {
-    all_tables(ctx)
+    let mut out: Vec<Vec<Value>> = all_tables(ctx)
         .into_iter()
         .map(|(d, t)| {
             let mut r = vec![s("def"), s(&d), s(t.name()), s("BASE TABLE")];
             r.extend(super::show::table_status(&t));
             r
         })
-        .collect()
+        .collect();
+    // The log tables, as the CSV tables MySQL keeps them in.
+    for t in crate::observe::logtable::LogTable::ALL {
+        let mut r = vec![s("def"), s("mysql"), s(t.name()), s("BASE TABLE"), s("CSV")];
+        r.push(Value::Int(10));
+        r.push(s("Dynamic"));
+        r.extend(std::iter::repeat_n(Value::Null, 11));
+        r.push(s(""));
+        r.push(s(if t == crate::observe::logtable::LogTable::Slow {
+            "Slow log"
+        } else {
+            "General log"
+        }));
+        out.push(r);
+    }
+    // The computed tables, with what MySQL shows for its own: no sizes, and an engine
+    // only for performance_schema's.
+    for d in ["information_schema", "performance_schema", "sys"] {
+        let Some((names, kind)) = table_names(d) else {
+            continue;
+        };
+        let ps = d == "performance_schema";
+        for n in names {
+            let mut r = vec![s("def"), s(d), s(n), s(kind)];
+            r.push(if ps {
+                s("PERFORMANCE_SCHEMA")
+            } else {
+                Value::Null
+            });
+            r.push(if kind == "VIEW" {
+                Value::Null
+            } else {
+                Value::Int(10)
+            });
+            r.push(if ps { s("Dynamic") } else { Value::Null });
+            r.extend(std::iter::repeat_n(Value::Null, 11));
+            r.push(s(""));
+            r.push(s(if kind == "VIEW" { "VIEW" } else { "" }));
+            out.push(r);
+        }
+    }
+    out
 }
 
 /// DATA_TYPE: the type's name without its length or attributes, lower case.
@@ -565,6 +956,83 @@ fn statistics(ctx: &Ctx) -> Vec<Vec<Value>> {
         }
     }
     out
+}
+
+/// Each column of each PRIMARY KEY and UNIQUE index (constraints, in MySQL's terms).
+fn key_column_usage(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (d, t) in all_tables(ctx) {
+        let def = &t.def;
+        for idx in def.all_indexes().filter(|i| i.is_unique()) {
+            for (i, ic) in idx.columns.iter().enumerate() {
+                let Some(c) = def.columns.get(ic.col) else {
+                    continue;
+                };
+                out.push(vec![
+                    s("def"),
+                    s(&d),
+                    s(&idx.name),
+                    s("def"),
+                    s(&d),
+                    s(&def.name),
+                    s(&c.name),
+                    Value::UInt(i as u64 + 1),
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                ]);
+            }
+        }
+    }
+    out
+}
+
+fn table_constraints(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    for (d, t) in all_tables(ctx) {
+        for idx in t.def.all_indexes() {
+            let kind = match idx.kind {
+                IndexKind::Primary => "PRIMARY KEY",
+                IndexKind::Unique => "UNIQUE",
+                IndexKind::Index => continue,
+            };
+            out.push(vec![
+                s("def"),
+                s(&d),
+                s(&idx.name),
+                s(&d),
+                s(t.name()),
+                s(kind),
+                s("YES"),
+            ]);
+        }
+    }
+    out
+}
+
+/// One row per table, its partition columns NULL (Quire does not partition), as MySQL
+/// shows an unpartitioned table.
+fn partitions(ctx: &Ctx) -> Vec<Vec<Value>> {
+    all_tables(ctx)
+        .into_iter()
+        .map(|(d, t)| {
+            let status = super::show::table_status(&t);
+            // SHOW TABLE STATUS: Engine, Version, Row_format, Rows, Avg_row_length,
+            // Data_length, Max_data_length, Index_length, Data_free, Auto_increment,
+            // Create_time, Update_time, Check_time, Collation, Checksum, …
+            let at = |i: usize| status.get(i).cloned().unwrap_or(Value::Null);
+            let mut r = vec![s("def"), s(&d), s(t.name())];
+            r.extend(std::iter::repeat_n(Value::Null, 9));
+            r.extend((3..9).map(at));
+            r.extend((10..13).map(at));
+            r.push(at(14));
+            r.push(s(""));
+            r.push(Value::Null);
+            r.push(Value::Null);
+            r
+        })
+        .collect()
 }
 
 fn profiling(ctx: &Ctx) -> Vec<Vec<Value>> {
