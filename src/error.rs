@@ -40,6 +40,7 @@ pub mod code {
     pub const ER_BAD_NULL_ERROR: u16 = 1048;
     pub const ER_BAD_DB_ERROR: u16 = 1049;
     pub const ER_TABLE_EXISTS_ERROR: u16 = 1050;
+    pub const ER_ERROR_ON_RENAME: u16 = 1025;
     pub const ER_BAD_TABLE_ERROR: u16 = 1051;
     pub const ER_NON_UNIQ_ERROR: u16 = 1052;
     pub const ER_SERVER_SHUTDOWN: u16 = 1053;

@@ -949,6 +949,11 @@ impl Ctx {
 
     async fn run_ast(&mut self, stmt: &ast::Statement) -> Result<Outcome> {
         use ast::Statement as S;
+        if let S::CreateTable(ct) = stmt
+            && let Some(q) = &ct.query
+        {
+            return self.create_table_select(ct, q).await;
+        }
         let ddl = matches!(
             stmt,
             S::CreateDatabase { .. }
@@ -957,6 +962,7 @@ impl Ctx {
                 | S::CreateTable(_)
                 | S::CreateIndex(_)
                 | S::AlterTable(_)
+                | S::RenameTable(_)
                 | S::Truncate(_)
         );
         let server = self.server.clone();
@@ -973,6 +979,79 @@ impl Ctx {
             r?;
         }
         Ok(out)
+    }
+
+    /// `CREATE TABLE … [AS] SELECT`: the table is created and journaled as a plain CREATE
+    /// TABLE (SHOW CREATE TABLE's text), then its rows are inserted and committed as one
+    /// transaction — what MySQL's row-based binary log holds for it. If the rows fail, the
+    /// table is dropped again (MySQL 8's atomic DDL leaves no table either).
+    async fn create_table_select(
+        &mut self,
+        ct: &ast::CreateTable,
+        q: &ast::Query,
+    ) -> Result<Outcome> {
+        self.commit().await?;
+        let server = self.server.clone();
+        let table = {
+            let _gate = server.ddl_gate.read().await;
+            let Some(filled) = ddl::create_table_def(self, ct)? else {
+                return Ok(Outcome::ok());
+            };
+            let (db, name) = crate::sql::planner::object_name(&ct.name)?;
+            let db = ddl::resolve_db_name(self, db)?;
+            let table = server
+                .storage
+                .catalog
+                .table(&db, &name)
+                .ok_or_else(|| MyError::no_such_table(&db, &name))?;
+            let text = crate::sql::show::create_table_sql(&table.def, 1);
+            if let Err(e) = self.journal_ddl(&text).await {
+                server.storage.catalog.remove_table(&db, &name);
+                return Err(e);
+            }
+            (table, filled)
+        };
+        let (table, filled) = table;
+        let quote = |n: &str| format!("`{}`", n.replace('`', "``"));
+        let cols: Vec<String> = filled.iter().map(|c| quote(c)).collect();
+        let insert = format!(
+            "INSERT INTO {}.{} ({}) {q}",
+            quote(&table.def.db),
+            quote(&table.def.name),
+            cols.join(", ")
+        );
+        let r = match self.plan_text(&insert, &[], StatementKind::Insert) {
+            Ok(prep) => self.run_write(&Arc::new(prep), &[], false).await,
+            Err(e) => Err(e),
+        };
+        let r = match r {
+            Ok(r) if self.txn.is_some() => self.commit().await.map(|_| r),
+            other => other,
+        };
+        match r {
+            Ok(r) => {
+                self.prev_row_count = r.affected as i64;
+                Ok(Outcome::Ok {
+                    affected: r.affected,
+                    info: Some(format!(
+                        "Records: {}  Duplicates: 0  Warnings: {}",
+                        r.affected,
+                        self.diag.warning_count()
+                    )),
+                    last_insert_id: 0,
+                })
+            }
+            Err(e) => {
+                self.rollback();
+                let _gate = server.ddl_gate.read().await;
+                let (db, name) = (table.def.db.clone(), table.def.name.clone());
+                if server.storage.catalog.remove_table(&db, &name).is_some() {
+                    let drop = format!("DROP TABLE {}.{}", quote(&db), quote(&name));
+                    self.journal_ddl(&drop).await?;
+                }
+                Err(e)
+            }
+        }
     }
 
     async fn run_ast_statement(&mut self, stmt: &ast::Statement) -> Result<Outcome> {
@@ -1079,6 +1158,14 @@ impl Ctx {
             S::AlterTable(at) => {
                 self.commit().await?;
                 ddl::alter_table(self, at).await
+            }
+            S::RenameTable(pairs) => {
+                self.commit().await?;
+                let pairs: Vec<_> = pairs
+                    .iter()
+                    .map(|p| (p.old_name.clone(), p.new_name.clone()))
+                    .collect();
+                ddl::rename_tables(self, &pairs).await
             }
             S::Truncate(t) => {
                 self.commit().await?;

@@ -956,11 +956,59 @@ pub fn resolve_db_name(ctx: &Ctx, db: Option<String>) -> Result<String> {
 }
 
 pub async fn create_table(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Outcome> {
+    create_table_def(ctx, ct).map(|_| Outcome::ok())
+}
+
+/// The columns a `CREATE TABLE … SELECT` takes from its SELECT: the select list's names
+/// and types, NOT NULL where the value cannot be NULL.
+fn select_columns(ctx: &Ctx, q: &ast::Query) -> Result<Vec<ColumnDef>> {
+    let prep = ctx.plan_text(
+        &q.to_string(),
+        &[],
+        crate::sql::lexer::StatementKind::Select,
+    )?;
+    let super::Planned::Select(plan) = &prep.planned else {
+        return Err(MyError::internal("CREATE TABLE … SELECT: not a query"));
+    };
+    let mut out: Vec<ColumnDef> = Vec::new();
+    for (m, ty) in plan.columns.iter().zip(&plan.types) {
+        if out.iter().any(|c| c.name.eq_ignore_ascii_case(&m.name)) {
+            return Err(MyError::new(
+                code::ER_DUP_FIELDNAME,
+                format!("Duplicate column name '{}'", m.name),
+            ));
+        }
+        let nullable = !m
+            .flags
+            .contains(mysql_common::constants::ColumnFlags::NOT_NULL_FLAG);
+        // An integer expression narrower than 10 digits makes an INT column, as MySQL's
+        // temporary fields do (a column keeps its own type).
+        let ty = match ty {
+            SqlType::Int {
+                width: IntWidth::Big,
+                unsigned,
+                ..
+            } if m.length < 10 && m.org_name.is_empty() => SqlType::Int {
+                width: IntWidth::Int,
+                unsigned: *unsigned,
+                zerofill: false,
+                display: None,
+            },
+            other => other.clone(),
+        };
+        out.push(ColumnDef::plain(&m.name, ty, nullable));
+    }
+    Ok(out)
+}
+
+/// CREATE TABLE's work: `None` when IF NOT EXISTS found the table there, else the names of
+/// the columns a `… SELECT` fills, in its select list's order (empty without one).
+pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<Vec<String>>> {
     if ct.temporary {
         return Err(MyError::not_supported("CREATE TEMPORARY TABLE"));
     }
-    if ct.query.is_some() {
-        return Err(MyError::not_supported("CREATE TABLE … AS SELECT"));
+    if ct.query.is_some() && ct.like.is_some() {
+        return Err(MyError::parse("SELECT", 1));
     }
     if ct.or_replace {
         return Err(MyError::parse("OR REPLACE", 1));
@@ -983,10 +1031,11 @@ pub async fn create_table(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Outcom
                 code::ER_TABLE_EXISTS_ERROR,
                 format!("Table '{name}' already exists"),
             );
-            return Ok(Outcome::ok());
+            return Ok(None);
         }
         return Err(MyError::table_exists(&name));
     }
+    let mut filled = Vec::new();
     let def = if let Some(like) = &ct.like {
         let src = match like {
             ast::CreateTableLikeKind::Parenthesized(l) | ast::CreateTableLikeKind::Plain(l) => {
@@ -1013,6 +1062,16 @@ pub async fn create_table(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Outcom
         for c in &ct.columns {
             columns.push(column_def(ctx, c, opts.collation, &mut pending)?);
         }
+        // CREATE TABLE … SELECT: the select list's columns follow the declared ones; one
+        // with a declared column's name fills that column.
+        if let Some(q) = &ct.query {
+            for c in select_columns(ctx, q)? {
+                filled.push(c.name.clone());
+                if !columns.iter().any(|d| d.name.eq_ignore_ascii_case(&c.name)) {
+                    columns.push(c);
+                }
+            }
+        }
         for t in &ct.constraints {
             if let Some(p) = constraint(t, ctx)? {
                 pending.push(p);
@@ -1025,11 +1084,11 @@ pub async fn create_table(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Outcom
     let table = Arc::new(Table::new(def));
     if ctx.server.storage.catalog.add_table(&db, table).is_err() {
         if ct.if_not_exists {
-            return Ok(Outcome::ok());
+            return Ok(None);
         }
         return Err(MyError::table_exists(&name));
     }
-    Ok(Outcome::ok())
+    Ok(Some(filled))
 }
 
 pub async fn drop_tables(
@@ -1129,11 +1188,70 @@ async fn rebuild(
     }
     ctx.snapshot_slot.clear();
     result?;
-    ctx.server
-        .storage
-        .catalog
-        .replace_table(&new.def.db.clone(), table, new);
+    let (db, name) = (new.def.db.clone(), new.def.name.clone());
+    let catalog = &ctx.server.storage.catalog;
+    if !catalog.replace_table(&table.def.db, table, new) {
+        return Err(if catalog.table(&db, &name).is_some() {
+            MyError::table_exists(&name)
+        } else {
+            MyError::no_such_table(&table.def.db, table.name())
+        });
+    }
     Ok(())
+}
+
+/// `RENAME TABLE a TO b [, c TO d …]`: in order, all or none (each rename is checked
+/// against the names as the earlier ones leave them before any is done). A table moves
+/// to another database with `db.name`.
+pub async fn rename_tables(
+    ctx: &mut Ctx,
+    pairs: &[(ast::ObjectName, ast::ObjectName)],
+) -> Result<Outcome> {
+    use std::collections::BTreeMap;
+    let storage = ctx.server.storage.clone();
+    let catalog = &storage.catalog;
+    let mut resolved = Vec::new();
+    // Whether (db, name) exists once the earlier renames are done.
+    let mut exists: BTreeMap<(String, String), bool> = BTreeMap::new();
+    for (from, to) in pairs {
+        let (fdb, fname) = super::planner::object_name(from)?;
+        let fdb = resolve_db_name(ctx, fdb)?;
+        let (tdb, tname) = super::planner::object_name(to)?;
+        let tdb = resolve_db_name(ctx, tdb)?;
+        check_name(code::ER_WRONG_TABLE_NAME, &tname)?;
+        let mut there = |db: &str, n: &str| {
+            *exists
+                .entry((db.to_string(), n.to_string()))
+                .or_insert_with(|| catalog.table(db, n).is_some())
+        };
+        if !there(&fdb, &fname) {
+            return Err(MyError::no_such_table(&fdb, &fname));
+        }
+        if there(&tdb, &tname) {
+            return Err(MyError::table_exists(&tname));
+        }
+        if catalog.database(&tdb).is_none() || SYSTEM_DATABASES.contains(&tdb.as_str()) {
+            return Err(MyError::new(
+                code::ER_ERROR_ON_RENAME,
+                format!(
+                    "Error on rename of './{fdb}/{fname}' to './{tdb}/{tname}' (errno: 2 \"No such file or directory\")"
+                ),
+            ));
+        }
+        exists.insert((fdb.clone(), fname.clone()), false);
+        exists.insert((tdb.clone(), tname.clone()), true);
+        resolved.push((fdb, fname, tdb, tname));
+    }
+    for (fdb, fname, tdb, tname) in resolved {
+        let table = catalog
+            .table(&fdb, &fname)
+            .ok_or_else(|| MyError::no_such_table(&fdb, &fname))?;
+        let mut def = (*table.def).clone();
+        def.db = tdb;
+        def.name = tname;
+        rebuild(ctx, &table, def, &|r: &[Value]| r.to_vec()).await?;
+    }
+    Ok(Outcome::ok())
 }
 
 pub async fn create_index(ctx: &mut Ctx, ci: &ast::CreateIndex) -> Result<Outcome> {
@@ -1313,7 +1431,23 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
                     def.indexes.retain(|i| !i.columns.is_empty());
                 }
             }
-            O::RenameTable { .. } => return Err(MyError::not_supported("ALTER TABLE … RENAME")),
+            O::RenameTable { table_name } => {
+                let n = match table_name {
+                    ast::RenameTableNameKind::As(n) | ast::RenameTableNameKind::To(n) => n,
+                };
+                let (ndb, nname) = super::planner::object_name(n)?;
+                if ndb.is_some_and(|d| d != table.def.db) {
+                    return Err(MyError::not_supported(
+                        "ALTER TABLE … RENAME to another database",
+                    ));
+                }
+                check_name(code::ER_WRONG_TABLE_NAME, &nname)?;
+                if nname != def.name && ctx.server.storage.catalog.table(&def.db, &nname).is_some()
+                {
+                    return Err(MyError::table_exists(&nname));
+                }
+                def.name = nname;
+            }
             O::AutoIncrement { value, .. } => {
                 if let ast::Value::Number(n, _) = &value.value {
                     def.auto_increment_start = n.parse().unwrap_or(1);

@@ -1060,8 +1060,8 @@ pub fn run_select(plan: &SelectPlan, cx: &mut ExecCx, sink: &mut dyn RowSink) ->
         cx.env.ctx.rec.reads.sorted += rows.len() as u64;
         let order = &plan.order;
         rows.sort_by(|a, b| {
-            for (i, k) in order.iter().enumerate() {
-                let o = compare::sort_cmp(&a.0[i], &b.0[i], k.coll);
+            for (k, (x, y)) in order.iter().zip(a.0.iter().zip(&b.0)) {
+                let o = compare::sort_cmp(x, y, k.coll);
                 let o = if k.desc { o.reverse() } else { o };
                 if o != Ordering::Equal {
                     return o;

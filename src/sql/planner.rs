@@ -378,18 +378,27 @@ impl<'a> Planner<'a> {
         &self,
         from: &[ast::TableWithJoins],
         params: &[ParamInfo],
-    ) -> Result<Vec<FromItem>> {
+    ) -> Result<(Vec<FromItem>, Vec<usize>)> {
         let mut items = Vec::new();
+        // The position in the text of each item: `a RIGHT JOIN b ON c` is planned as
+        // `b LEFT JOIN a ON c`, and `*` still lists a's columns first.
+        let mut ranks: Vec<usize> = Vec::new();
         for twj in from {
             items.push(self.from_factor(&twj.relation, params, JoinKind::Inner, None)?);
-            for j in &twj.joins {
+            ranks.push(ranks.len());
+            for (ji, j) in twj.joins.iter().enumerate() {
                 use ast::JoinOperator as J;
-                let (kind, constraint) = match &j.join_operator {
-                    J::Inner(c) | J::Join(c) | J::StraightJoin(c) => (JoinKind::Inner, Some(c)),
-                    J::CrossJoin(c) => (JoinKind::Inner, Some(c)),
-                    J::LeftOuter(c) | J::Left(c) => (JoinKind::Left, Some(c)),
+                let (kind, constraint, right) = match &j.join_operator {
+                    J::Inner(c) | J::Join(c) | J::StraightJoin(c) => {
+                        (JoinKind::Inner, Some(c), false)
+                    }
+                    J::CrossJoin(c) => (JoinKind::Inner, Some(c), false),
+                    J::LeftOuter(c) | J::Left(c) => (JoinKind::Left, Some(c), false),
+                    // Only a RIGHT JOIN whose left side is one table (or derived table) swaps
+                    // into a LEFT JOIN; after other joins its left side is a nested join.
+                    J::RightOuter(c) | J::Right(c) if ji == 0 => (JoinKind::Left, Some(c), true),
                     J::RightOuter(_) | J::Right(_) => {
-                        return Err(MyError::not_supported("RIGHT JOIN"));
+                        return Err(MyError::not_supported("RIGHT JOIN after another join"));
                     }
                     other => return Err(MyError::not_supported(format!("join {other:?}"))),
                 };
@@ -442,10 +451,25 @@ impl<'a> Planner<'a> {
                 if kind == JoinKind::Left && on_ast.is_none() {
                     return Err(MyError::parse("LEFT JOIN without ON", 1));
                 }
-                items.push(self.from_factor(&j.relation, params, kind, on_ast)?);
+                if right {
+                    let (Some(mut left), Some(rank)) = (items.pop(), ranks.pop()) else {
+                        return Err(MyError::internal("RIGHT JOIN without a left side"));
+                    };
+                    items.push(self.from_factor(&j.relation, params, JoinKind::Inner, None)?);
+                    left.source.join = JoinKind::Left;
+                    left.on_ast = on_ast;
+                    items.push(left);
+                    ranks.push(rank + 1);
+                    ranks.push(rank);
+                } else {
+                    items.push(self.from_factor(&j.relation, params, kind, on_ast)?);
+                    ranks.push(ranks.len());
+                }
             }
         }
-        Ok(items)
+        let mut star_order: Vec<usize> = (0..items.len()).collect();
+        star_order.sort_by_key(|&i| ranks[i]);
+        Ok((items, star_order))
     }
 
     /// Plan a query expression (SELECT, possibly with UNION, ORDER BY, LIMIT, locking).
@@ -497,6 +521,11 @@ impl<'a> Planner<'a> {
                 }
                 let all = matches!(set_quantifier, ast::SetQuantifier::All);
                 let mut first = self.plan_set_expr(left, params)?;
+                // `(SELECT … ORDER BY … LIMIT n) UNION …`: the first part's ORDER BY and
+                // LIMIT are its own; the union's rows are appended after them.
+                if !first.order.is_empty() || first.limit.is_some() || first.offset.is_some() {
+                    first = self.wrap_union(first, None, None, None, params)?;
+                }
                 let second = self.plan_set_expr(right, params)?;
                 if first.columns.len() != second.columns.len() {
                     return Err(MyError::new(
@@ -714,7 +743,7 @@ impl<'a> Planner<'a> {
             })
             .cloned()
             .collect();
-        let mut items = self.from_clause(&from, params)?;
+        let (mut items, star_order) = self.from_clause(&from, params)?;
         let scope = Scope {
             sources: items.iter().map(|i| i.scope.clone()).collect(),
         };
@@ -831,7 +860,8 @@ impl<'a> Planner<'a> {
                         return Err(MyError::new(code::ER_NO_TABLES_USED, "No tables used"));
                     }
                     let mut matched = false;
-                    for (si, s) in scope.sources.iter().enumerate() {
+                    for &si in &star_order {
+                        let s = &scope.sources[si];
                         if only.as_ref().is_some_and(|o| *o != s.alias) {
                             continue;
                         }
@@ -898,6 +928,12 @@ impl<'a> Planner<'a> {
                                         | ast::Value::DoubleQuotedString(s) => s.clone(),
                                         _ => String::new(),
                                     }
+                                }
+                                // A column is named by its name alone, also through
+                                // GROUP BY (`w.w_id` → `w_id`).
+                                (ast::Expr::Identifier(i), _) => i.value.clone(),
+                                (ast::Expr::CompoundIdentifier(p), _) if !p.is_empty() => {
+                                    p[p.len() - 1].value.clone()
                                 }
                                 (_, Some(text)) => text.clone(),
                                 (_, None) => e.to_string(),

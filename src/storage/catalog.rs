@@ -129,23 +129,44 @@ impl Catalog {
         Ok(())
     }
 
-    /// Replace a table object (TRUNCATE, ALTER): the old one is marked dropped.
+    /// Replace a table object (TRUNCATE, ALTER, RENAME): the old one, in `db`, is marked
+    /// dropped; the new one goes in under its own database and name. `false` if the old one
+    /// is no longer there or the new name is taken by another table.
     pub fn replace_table(&self, db: &str, old: &Arc<Table>, new: Arc<Table>) -> bool {
-        let Some(d) = self.database(db) else {
+        let (Some(d), Some(nd)) = (self.database(db), self.database(&new.def.db)) else {
             return false;
         };
-        let mut tables = d.tables.write();
-        match tables.get(old.name()) {
-            Some(cur) if Arc::ptr_eq(cur, old) => {
-                old.dropped.store(true, Ordering::Release);
-                tables.remove(old.name());
-                tables.insert(new.name().to_string(), new);
-                drop(tables);
-                self.bump();
-                true
-            }
-            _ => false,
+        let same_db = Arc::ptr_eq(&d, &nd);
+        // Databases' table maps are locked in address order (two renames the other way
+        // round cannot deadlock).
+        let (mut tables, mut other) = if same_db {
+            (d.tables.write(), None)
+        } else if Arc::as_ptr(&d) < Arc::as_ptr(&nd) {
+            let a = d.tables.write();
+            (a, Some(nd.tables.write()))
+        } else {
+            let b = nd.tables.write();
+            (d.tables.write(), Some(b))
+        };
+        if !tables
+            .get(old.name())
+            .is_some_and(|cur| Arc::ptr_eq(cur, old))
+        {
+            return false;
         }
+        let renamed = !same_db || new.name() != old.name();
+        let target = other.as_deref_mut().unwrap_or(&mut *tables);
+        if renamed && target.contains_key(new.name()) {
+            return false;
+        }
+        target.insert(new.name().to_string(), new.clone());
+        if renamed {
+            tables.remove(old.name());
+        }
+        old.dropped.store(true, Ordering::Release);
+        drop((tables, other));
+        self.bump();
+        true
     }
 
     pub fn remove_table(&self, db: &str, name: &str) -> Option<Arc<Table>> {
