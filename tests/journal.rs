@@ -1664,3 +1664,49 @@ fn accounts_survive_a_crash() {
     );
     server.stop();
 }
+
+/// CREATE TABLE … SELECT and RENAME TABLE from a session without a default database
+/// survive kill -9: the journal holds a qualified CREATE TABLE, the rows, and the renames.
+#[test]
+fn create_select_and_rename_survive_a_crash() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    for sql in [
+        "CREATE DATABASE cs",
+        "CREATE TABLE cs.t (id INT PRIMARY KEY, a INT)",
+        "INSERT INTO cs.t VALUES (1, 1), (2, 2), (3, 3)",
+        "CREATE TABLE cs.c (PRIMARY KEY (id)) AS SELECT id, a * 2 AS b FROM cs.t WHERE id > 1",
+        "RENAME TABLE cs.c TO cs.c2, cs.t TO cs.t2",
+        "ALTER TABLE cs.c2 RENAME TO cs.c3",
+    ] {
+        c.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    // A SELECT that fails leaves no table behind.
+    let e = c
+        .query_drop("CREATE TABLE cs.bad AS SELECT (SELECT id FROM cs.t2) AS x")
+        .unwrap_err();
+    assert!(e.to_string().contains("1242"), "{e}");
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    let rows: Vec<(i64, i64)> = c.query("SELECT id, b FROM cs.c3 ORDER BY id").unwrap();
+    assert_eq!(rows, vec![(2, 4), (3, 6)]);
+    let tables: Vec<String> = c.query("SHOW TABLES FROM cs").unwrap();
+    assert_eq!(tables, vec!["c3", "t2"]);
+    let key: Vec<(String, String)> = c
+        .query(
+            "SELECT COLUMN_NAME, COLUMN_KEY FROM information_schema.COLUMNS \
+             WHERE TABLE_SCHEMA = 'cs' AND TABLE_NAME = 'c3' ORDER BY ORDINAL_POSITION",
+        )
+        .unwrap();
+    assert_eq!(
+        key,
+        vec![
+            ("id".to_string(), "PRI".to_string()),
+            ("b".to_string(), String::new())
+        ]
+    );
+}

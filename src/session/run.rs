@@ -1004,7 +1004,21 @@ impl Ctx {
                 .catalog
                 .table(&db, &name)
                 .ok_or_else(|| MyError::no_such_table(&db, &name))?;
+            // Qualified: the Query event's default database is the session's, which may be
+            // another one or none.
             let text = crate::sql::show::create_table_sql(&table.def, 1);
+            let unqualified = format!("CREATE TABLE {}", crate::sql::show::quote_ident(&name));
+            let text = match text.strip_prefix(&unqualified) {
+                Some(rest) => format!(
+                    "CREATE TABLE {}.{}{rest}",
+                    crate::sql::show::quote_ident(&db),
+                    crate::sql::show::quote_ident(&name)
+                ),
+                None => {
+                    server.storage.catalog.remove_table(&db, &name);
+                    return Err(MyError::internal("CREATE TABLE text without its name"));
+                }
+            };
             if let Err(e) = self.journal_ddl(&text).await {
                 server.storage.catalog.remove_table(&db, &name);
                 return Err(e);
