@@ -1026,7 +1026,7 @@ impl Ctx {
             (table, filled)
         };
         let (table, filled) = table;
-        let quote = |n: &str| format!("`{}`", n.replace('`', "``"));
+        let quote = crate::sql::show::quote_ident;
         let cols: Vec<String> = filled.iter().map(|c| quote(c)).collect();
         let insert = format!(
             "INSERT INTO {}.{} ({}) {q}",
