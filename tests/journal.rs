@@ -1710,3 +1710,45 @@ fn create_select_and_rename_survive_a_crash() {
         ]
     );
 }
+
+/// What a transaction keeps after ROLLBACK TO SAVEPOINT, and the rows a multi-table UPDATE
+/// and DELETE change, are what the journal replays after kill -9 (and nothing else).
+#[test]
+fn savepoints_and_multi_table_writes_survive_a_crash() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    for sql in [
+        "CREATE DATABASE sp",
+        "CREATE TABLE sp.p (id INT PRIMARY KEY, v INT)",
+        "CREATE TABLE sp.c (id INT PRIMARY KEY, pid INT, v INT)",
+        "CREATE TABLE sp.h (v INT)",
+        "INSERT INTO sp.p VALUES (1, 10), (2, 20), (3, 30)",
+        "INSERT INTO sp.c VALUES (1, 1, 0), (2, 1, 0), (3, 2, 0), (4, 9, 0)",
+        "INSERT INTO sp.h VALUES (1), (2), (3)",
+        "BEGIN",
+        "INSERT INTO sp.p VALUES (4, 40)",
+        "SAVEPOINT a",
+        "INSERT INTO sp.p VALUES (5, 50)",
+        "UPDATE sp.p SET v = 0",
+        "ROLLBACK TO SAVEPOINT a",
+        "INSERT INTO sp.p VALUES (6, 60)",
+        "COMMIT",
+        "UPDATE sp.c JOIN sp.p ON sp.p.id = sp.c.pid SET sp.c.v = sp.p.v, sp.p.v = sp.p.v + 1",
+        "DELETE c FROM sp.c AS c LEFT JOIN sp.p ON sp.p.id = c.pid WHERE sp.p.id IS NULL",
+        "DELETE sp.h FROM sp.h, sp.p WHERE sp.h.v = sp.p.id AND sp.p.v = 21",
+    ] {
+        c.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    let p: Vec<(i64, i64)> = c.query("SELECT id, v FROM sp.p ORDER BY id").unwrap();
+    assert_eq!(p, vec![(1, 11), (2, 21), (3, 30), (4, 40), (6, 60)]);
+    let ch: Vec<(i64, i64)> = c.query("SELECT id, v FROM sp.c ORDER BY id").unwrap();
+    assert_eq!(ch, vec![(1, 10), (2, 10), (3, 20)]);
+    let h: Vec<i64> = c.query("SELECT v FROM sp.h ORDER BY v").unwrap();
+    assert_eq!(h, vec![1, 3]);
+}

@@ -172,16 +172,12 @@ impl Ctx {
                         vec![],
                     )
                 }
-                ast::Statement::Update(u) => (
-                    Planned::Update(planner.plan_update(&u, params)?),
-                    vec![],
-                    vec![],
-                ),
-                ast::Statement::Delete(d) => (
-                    Planned::Delete(planner.plan_delete(&d, params)?),
-                    vec![],
-                    vec![],
-                ),
+                ast::Statement::Update(u) => {
+                    (planner.plan_update_stmt(&u, params)?, vec![], vec![])
+                }
+                ast::Statement::Delete(d) => {
+                    (planner.plan_delete_stmt(&d, params)?, vec![], vec![])
+                }
                 other => (
                     Planned::Other(Statement::Ast(Box::new(other))),
                     vec![],
@@ -335,6 +331,20 @@ impl Ctx {
             .or(self.next_read_only.take())
             .unwrap_or(self.tx_read_only);
         self.txn = Some(self.server.storage.begin(iso, ro, explicit));
+    }
+
+    /// After COMMIT or ROLLBACK: AND CHAIN opens the next transaction (read-only as the
+    /// last one was), RELEASE ends the connection.
+    fn end_chain(&mut self, chain: bool, release: bool, read_only: Option<bool>) {
+        if chain {
+            self.begin_txn(true, read_only);
+        }
+        if release {
+            self.shared.killed.store(
+                crate::server::KILL_CONNECTION,
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
     }
 
     /// Commit the open transaction (if any).
@@ -659,6 +669,7 @@ impl Ctx {
                     Planned::Insert(p) => crate::sql::dml::run_insert(p, &mut cx),
                     Planned::Update(p) => crate::sql::dml::run_update(p, &mut cx),
                     Planned::Delete(p) => crate::sql::dml::run_delete(p, &mut cx),
+                    Planned::Multi(p) => crate::sql::dml::run_multi(p, &mut cx),
                     _ => Err(ExecError::Sql(MyError::internal("not a write plan"))),
                 };
                 (r, cx.rows_examined)
@@ -759,7 +770,7 @@ impl Ctx {
                 self.prev_row_count = -1;
                 Ok(())
             }
-            Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_) => {
+            Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_) | Planned::Multi(_) => {
                 let r = self.run_write(prep, params, !more).await?;
                 if let Some(id) = r.generated_id
                     && !self.last_insert_id_set_explicitly
@@ -807,15 +818,7 @@ impl Ctx {
                     } else {
                         self.commit_last().await?;
                     }
-                    if *chain {
-                        self.begin_txn(true, ro);
-                    }
-                    if *release {
-                        self.shared.killed.store(
-                            crate::server::KILL_CONNECTION,
-                            std::sync::atomic::Ordering::Relaxed,
-                        );
-                    }
+                    self.end_chain(*chain, *release, ro);
                     Outcome::ok()
                 }
                 AdminStmt::Rollback {
@@ -823,19 +826,20 @@ impl Ctx {
                     release,
                     savepoint,
                 } => {
-                    if savepoint.is_some() {
-                        return Err(MyError::not_supported("savepoints"));
-                    }
-                    let ro = self.txn.as_ref().map(|t| t.read_only);
-                    self.rollback();
-                    if *chain {
-                        self.begin_txn(true, ro);
-                    }
-                    if *release {
-                        self.shared.killed.store(
-                            crate::server::KILL_CONNECTION,
-                            std::sync::atomic::Ordering::Relaxed,
-                        );
+                    if let Some(name) = savepoint {
+                        let i = self.txn.as_ref().and_then(|t| t.savepoint(name));
+                        let (Some(i), Some(txn)) = (i, &mut self.txn) else {
+                            return Err(no_savepoint(name));
+                        };
+                        // Savepoints set after this one go; this one stays. Row locks
+                        // taken since stay too, as in InnoDB.
+                        let mark = txn.savepoints[i].1;
+                        txn.savepoints.truncate(i + 1);
+                        self.server.storage.rollback_to(txn, mark);
+                    } else {
+                        let ro = self.txn.as_ref().map(|t| t.read_only);
+                        self.rollback();
+                        self.end_chain(*chain, *release, ro);
                     }
                     Outcome::ok()
                 }
@@ -864,8 +868,27 @@ impl Ctx {
                     self.reset_master(*to).await?;
                     Outcome::ok()
                 }
-                AdminStmt::Savepoint(_) | AdminStmt::ReleaseSavepoint(_) => {
-                    return Err(MyError::not_supported("savepoints"));
+                AdminStmt::Savepoint(name) => {
+                    if self.txn.is_none() && !self.autocommit {
+                        self.begin_txn(false, None);
+                    }
+                    // With autocommit on and no transaction open, the savepoint ends at once.
+                    if let Some(txn) = &mut self.txn {
+                        if let Some(i) = txn.savepoint(name) {
+                            txn.savepoints.remove(i);
+                        }
+                        let mark = txn.writes.len();
+                        txn.savepoints.push((name.clone(), mark));
+                    }
+                    Outcome::ok()
+                }
+                AdminStmt::ReleaseSavepoint(name) => {
+                    let i = self.txn.as_ref().and_then(|t| t.savepoint(name));
+                    let (Some(i), Some(txn)) = (i, &mut self.txn) else {
+                        return Err(no_savepoint(name));
+                    };
+                    txn.savepoints.truncate(i);
+                    Outcome::ok()
                 }
                 AdminStmt::SetTransaction {
                     scope,
@@ -1321,4 +1344,12 @@ fn exec_result(r: std::result::Result<Outcome, ExecError>) -> Result<Outcome> {
 
 fn first_words(s: &str) -> String {
     s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+/// ER_SP_DOES_NOT_EXIST for a savepoint, as MySQL words it.
+fn no_savepoint(name: &str) -> MyError {
+    MyError::new(
+        code::ER_SP_DOES_NOT_EXIST,
+        format!("SAVEPOINT {name} does not exist"),
+    )
 }

@@ -204,6 +204,8 @@ pub struct Binder<'a> {
     pub only_full_group_by: bool,
     /// 1-based number of the expression being bound within its clause (error messages).
     pub item_no: usize,
+    /// The table whose columns `DEFAULT(col)` names (INSERT's and UPDATE's target).
+    pub default_table: Option<&'a crate::storage::schema::TableDef>,
 }
 
 /// Whether column `ci` of source `si` has one value per group: the source's whole primary
@@ -334,6 +336,7 @@ impl<'a> Binder<'a> {
             aliases: Vec::new(),
             only_full_group_by: false,
             item_no: 1,
+            default_table: None,
         }
     }
 

@@ -216,7 +216,10 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
             sink.rows
         }
     };
-    let single_row = source_rows.len() == 1;
+    // NULL into a NOT NULL column is an error even outside strict mode for a single-row
+    // VALUES (as MySQL); IGNORE and multi-row forms store the implicit default with a warning.
+    let single_row =
+        source_rows.len() == 1 && matches!(plan.source, InsertSource::Values(_)) && !plan.ignore;
     let source_count = source_rows.len() as u64;
     let mut res = WriteResult::default();
     let mut dups = 0u64;
@@ -585,29 +588,49 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
             new[*ci] = store_value(value, col, matched, strict, true, cx)?;
             seen = None;
         }
-        if rows_identical(&row, &new) {
-            continue;
+        if change_row(table, &slot, &row, new, &assigned, cx)? {
+            changed += 1;
         }
-        touch_on_update(table, &row, &mut new, &assigned, cx);
-        table
-            .update(txn(cx)?, &slot, Arc::from(new))
-            .map_err(storage_err)?;
-        changed += 1;
     }
+    Ok(update_result(matched, changed, cx))
+}
+
+/// Store `new` over `row` unless nothing changed (ON UPDATE columns are touched first).
+/// Whether it changed.
+fn change_row(
+    table: &Arc<Table>,
+    slot: &Arc<crate::storage::row::RowSlot>,
+    row: &Row,
+    mut new: Vec<Value>,
+    assigned: &[usize],
+    cx: &mut ExecCx,
+) -> XResult<bool> {
+    if rows_identical(row, &new) {
+        return Ok(false);
+    }
+    touch_on_update(table, row, &mut new, assigned, cx);
+    table
+        .update(txn(cx)?, slot, Arc::from(new))
+        .map_err(storage_err)?;
+    Ok(true)
+}
+
+/// An UPDATE's OK: affected rows (changed, or matched with CLIENT_FOUND_ROWS) and the info.
+fn update_result(matched: u64, changed: u64, cx: &mut ExecCx) -> WriteResult {
     let warnings = cx.env.ctx.diag.warning_count();
     let affected = if cx.env.ctx.client_found_rows {
         matched
     } else {
         changed
     };
-    Ok(WriteResult {
+    WriteResult {
         affected,
         generated_id: None,
         insert_id: 0,
         info: Some(format!(
             "Rows matched: {matched}  Changed: {changed}  Warnings: {warnings}"
         )),
-    })
+    }
 }
 
 pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
@@ -655,4 +678,109 @@ pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         affected: deleted,
         ..Default::default()
     })
+}
+
+/// The slot holding `row` as a locking read of `table` returned it: found by primary key,
+/// or (tables without one) by the identity of the row version, over a map built once.
+fn slot_of(
+    table: &Table,
+    row: &Row,
+    me: u64,
+    by_version: &mut Option<ahash::AHashMap<usize, Arc<crate::storage::row::RowSlot>>>,
+) -> Option<Arc<crate::storage::row::RowSlot>> {
+    if let Some(k) = table.primary_key(row) {
+        return table.get(&k);
+    }
+    let map = by_version.get_or_insert_with(|| {
+        use std::ops::Bound::Unbounded;
+        table
+            .scan_primary(Unbounded, Unbounded, false)
+            .filter_map(|s| {
+                let r = table.read_latest(&s, me)?;
+                Some((Arc::as_ptr(&r) as *const Value as usize, s))
+            })
+            .collect()
+    });
+    map.get(&(Arc::as_ptr(row) as *const Value as usize))
+        .cloned()
+}
+
+/// A multi-table UPDATE or DELETE: the join is read with exclusive locks and every matched
+/// row of each target collected (once, with the first join row that matched it); then the
+/// changes are made, so the join never sees them.
+pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
+    type Hit = (Arc<crate::storage::row::RowSlot>, Vec<Row>);
+    let me = cx.view.me;
+    let mut hits: Vec<Vec<Hit>> = plan.targets.iter().map(|_| Vec::new()).collect();
+    let mut seen: Vec<ahash::AHashSet<usize>> =
+        plan.targets.iter().map(|_| Default::default()).collect();
+    let mut by_version = plan.targets.iter().map(|_| None).collect::<Vec<_>>();
+    super::exec::for_each_tuple(&plan.select, cx, &mut |tuple, is_null, _cx| {
+        for (ti, t) in plan.targets.iter().enumerate() {
+            if is_null(t.source) {
+                continue;
+            }
+            let Some(slot) = slot_of(&t.table, &tuple[t.source], me, &mut by_version[ti]) else {
+                continue;
+            };
+            if seen[ti].insert(Arc::as_ptr(&slot) as usize) {
+                hits[ti].push((slot, tuple.to_vec()));
+            }
+        }
+        Ok(())
+    })?;
+    if plan.delete {
+        let mut deleted = 0u64;
+        for (t, rows) in plan.targets.iter().zip(hits) {
+            for (slot, _) in rows {
+                if t.table
+                    .delete(txn(cx)?, &slot)
+                    .map_err(storage_err)?
+                    .is_some()
+                {
+                    deleted += 1;
+                }
+            }
+        }
+        return Ok(WriteResult {
+            affected: deleted,
+            ..Default::default()
+        });
+    }
+    let strict = cx.env.ctx.strict();
+    let now = cx.env.ctx.stmt_time();
+    let (mut matched, mut changed) = (0u64, 0u64);
+    for (t, rows) in plan.targets.iter().zip(hits) {
+        let table = &t.table;
+        let assigned: Vec<usize> = t.assignments.iter().map(|(c, _)| *c).collect();
+        for (slot, mut tuple) in rows {
+            // Read again: an earlier target of this statement may have changed the row.
+            let Some(row) = table.read_latest(&slot, me) else {
+                continue;
+            };
+            matched += 1;
+            let mut new: Vec<Value> = row.to_vec();
+            tuple[t.source] = row.clone();
+            // As in a single-table UPDATE, each assignment sees the ones before it.
+            let mut fresh = true;
+            for (ci, v) in &t.assignments {
+                let col = &table.def.columns[*ci];
+                let value = match v {
+                    MultiValue::Project(i) => {
+                        if !fresh {
+                            tuple[t.source] = Arc::from(new.clone());
+                        }
+                        cx.eval(&plan.select.project[*i], &tuple)?
+                    }
+                    MultiValue::Default => default_value(col, now, strict, cx)?,
+                };
+                new[*ci] = store_value(value, col, matched, strict, true, cx)?;
+                fresh = false;
+            }
+            if change_row(table, &slot, &row, new, &assigned, cx)? {
+                changed += 1;
+            }
+        }
+    }
+    Ok(update_result(matched, changed, cx))
 }

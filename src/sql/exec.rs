@@ -1092,12 +1092,8 @@ fn dedupe(rows: &mut Vec<OutRow>, plan: &SelectPlan) {
     });
 }
 
-/// Produce the block's (sort keys, projected row) pairs, before distinct/sort/limit.
-fn produce(
-    plan: &SelectPlan,
-    cx: &mut ExecCx,
-    out: &mut dyn FnMut(OutRow, &mut ExecCx) -> XResult<Flow>,
-) -> XResult<()> {
+/// A block's derived tables, run, and each source's row of NULLs.
+fn materialize(plan: &SelectPlan, cx: &mut ExecCx) -> XResult<Materialized> {
     let mut mat = Materialized {
         derived: Vec::with_capacity(plan.sources.len()),
         null_rows: Vec::new(),
@@ -1115,6 +1111,32 @@ fn produce(
             _ => None,
         });
     }
+    Ok(mat)
+}
+
+/// What [`for_each_tuple`] calls: the tuple, and whether source `i`'s row is the NULL row
+/// of an unmatched outer join.
+pub type TupleFn<'a> = dyn FnMut(&[Row], &dyn Fn(usize) -> bool, &mut ExecCx) -> XResult<()> + 'a;
+
+/// Every joined tuple of a block without aggregation (multi-table UPDATE and DELETE).
+pub fn for_each_tuple(plan: &SelectPlan, cx: &mut ExecCx, out: &mut TupleFn) -> XResult<()> {
+    let mat = materialize(plan, cx)?;
+    let mut tuple: Vec<Row> = mat.null_rows.clone();
+    join(plan, &mat, 0, &mut tuple, cx, &mut |t, cx| {
+        let is_null = |i: usize| Arc::ptr_eq(&t[i], &mat.null_rows[i]);
+        out(t, &is_null, cx)?;
+        Ok(Flow::Continue)
+    })?;
+    Ok(())
+}
+
+/// Produce the block's (sort keys, projected row) pairs, before distinct/sort/limit.
+fn produce(
+    plan: &SelectPlan,
+    cx: &mut ExecCx,
+    out: &mut dyn FnMut(OutRow, &mut ExecCx) -> XResult<Flow>,
+) -> XResult<()> {
+    let mat = materialize(plan, cx)?;
     let mut tuple: Vec<Row> = mat.null_rows.clone();
     let sort_keys = |tuple: &[Row], cx: &mut ExecCx| -> Result<Vec<Value>> {
         if plan.order.is_empty() || plan.order_satisfied {

@@ -62,6 +62,8 @@ pub enum Planned {
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
+    /// Multi-table UPDATE or DELETE.
+    Multi(plan::MultiWritePlan),
     /// Everything else is interpreted at execution from its parsed form.
     Other(Statement),
 }
@@ -113,6 +115,10 @@ impl Prepared {
             }),
             Planned::Update(p) => scan(&p.access),
             Planned::Delete(p) => scan(&p.access),
+            Planned::Multi(p) => p.select.sources.iter().any(|s| match &s.kind {
+                SourceKind::Table { access, .. } => scan(access),
+                _ => false,
+            }),
             _ => false,
         }
     }
@@ -199,6 +205,7 @@ impl Prepared {
                 Read::Range => bump(&mut st.select_range),
                 Read::Other => {}
             },
+            Planned::Multi(p) => block(&p.select, &mut st, &read),
             Planned::Other(_) => {}
         }
         st
@@ -212,6 +219,8 @@ impl Prepared {
             Planned::Insert(p) => {
                 return com_of(kind, matches!(p.source, plan::InsertSource::Select(_)));
             }
+            Planned::Multi(p) if p.delete => return Stat::ComDeleteMulti,
+            Planned::Multi(_) => return Stat::ComUpdateMulti,
             Planned::Other(Statement::Admin(AdminStmt::Show(s))) => s,
             Planned::Other(Statement::Admin(AdminStmt::Describe { .. })) => {
                 return Stat::ComShowFields;
@@ -272,7 +281,7 @@ impl Prepared {
     pub fn writes(&self) -> bool {
         matches!(
             self.planned,
-            Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_)
+            Planned::Insert(_) | Planned::Update(_) | Planned::Delete(_) | Planned::Multi(_)
         )
     }
 

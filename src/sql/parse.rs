@@ -73,7 +73,12 @@ fn rewrite(text: &str) -> String {
             .windows(w.len())
             .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
     };
-    if !(upper_has("LOCK") || text.contains(":=") || upper_has("MOD") || upper_has("KEY")) {
+    if !(upper_has("LOCK")
+        || text.contains(":=")
+        || upper_has("MOD")
+        || upper_has("KEY")
+        || upper_has("UPDATE"))
+    {
         return text.to_string();
     }
     let opts = LexOptions::default();
@@ -86,6 +91,22 @@ fn rewrite(text: &str) -> String {
     };
     let is_set = word(0, "SET");
     let mut edits: Vec<(usize, usize, &str)> = Vec::new();
+    // UPDATE t1, t2 SET …: the comma join of a multi-table UPDATE (sqlparser takes one
+    // table with joins there), as CROSS JOIN, which means the same.
+    if word(0, "UPDATE") {
+        let mut depth = 0i32;
+        for t in &toks[1..] {
+            if t.is_op(text, "(") {
+                depth += 1;
+            } else if t.is_op(text, ")") {
+                depth -= 1;
+            } else if depth == 0 && t.text(text).eq_ignore_ascii_case("SET") {
+                break;
+            } else if depth == 0 && t.is_op(text, ",") {
+                edits.push((t.start, t.end, " CROSS JOIN "));
+            }
+        }
+    }
     for i in 0..toks.len() {
         if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {
             edits.push((toks[i].start, toks[i + 3].end, "FOR SHARE"));

@@ -248,3 +248,24 @@ pub struct DeletePlan {
     pub limit: Option<Expr>,
     pub ignore: bool,
 }
+
+/// A multi-table UPDATE or DELETE: a join read with exclusive locks, then each matched row of
+/// each target table changed once (the first join row that matched it decides).
+pub struct MultiWritePlan {
+    pub select: SelectPlan,
+    pub targets: Vec<MultiTarget>,
+    pub delete: bool,
+}
+
+pub struct MultiTarget {
+    /// Index of the target's source in `select.sources`.
+    pub source: usize,
+    pub table: Arc<Table>,
+    /// UPDATE: column index and what it is set to; the expression is `select.project[i]`.
+    pub assignments: Vec<(usize, MultiValue)>,
+}
+
+pub enum MultiValue {
+    Project(usize),
+    Default,
+}

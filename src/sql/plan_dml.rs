@@ -1,5 +1,6 @@
 //! Planning INSERT, REPLACE, UPDATE and DELETE.
 
+use super::Planned;
 use super::access;
 use super::bind::{Binder, ParamInfo, Scope};
 use super::plan::*;
@@ -69,6 +70,25 @@ fn rewrite_values(e: &ast::Expr, new_alias: &str) -> ast::Expr {
     }
 }
 
+/// The column an assignment sets: `col`, `t.col` or `db.t.col` (the table qualifier and
+/// the column; a database qualifier is not checked against the table's).
+fn column_target(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .map(|p| {
+            p.as_ident()
+                .map(|i| i.value.clone())
+                .ok_or_else(|| MyError::parse(&name.to_string(), 1))
+        })
+        .collect::<Result<_>>()?;
+    match parts.as_slice() {
+        [c] => Ok((None, c.clone())),
+        [t, c] | [_, t, c] => Ok((Some(t.clone()), c.clone())),
+        _ => Err(MyError::parse(&name.to_string(), 1)),
+    }
+}
+
 fn is_default_keyword(e: &ast::Expr) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
 }
@@ -121,6 +141,7 @@ impl Planner<'_> {
         let empty = Scope::default();
         let mut b = Binder::new(&empty, params);
         b.planner = Some(self);
+        b.default_table = Some(def);
         let bind_row = |row: &[ast::Expr], b: &mut Binder, n: usize| -> Result<Vec<InsertValue>> {
             if row.len() != columns.len() {
                 return Err(MyError::new(
@@ -306,6 +327,250 @@ impl Planner<'_> {
         Ok(Some(e))
     }
 
+    /// The join of a multi-table UPDATE or DELETE as a locking SELECT of `projection`.
+    fn join_select(
+        &self,
+        from: &[ast::TableWithJoins],
+        selection: Option<&ast::Expr>,
+        projection: Vec<ast::Expr>,
+        params: &[ParamInfo],
+    ) -> Result<SelectPlan> {
+        let template = super::parse::parse("SELECT 1")?;
+        let super::Statement::Ast(stmt) = template else {
+            return Err(MyError::internal("SELECT template"));
+        };
+        let ast::Statement::Query(q) = *stmt else {
+            return Err(MyError::internal("SELECT template"));
+        };
+        let ast::SetExpr::Select(mut sel) = *q.body else {
+            return Err(MyError::internal("SELECT template"));
+        };
+        sel.from = from.to_vec();
+        sel.selection = selection.cloned();
+        if !projection.is_empty() {
+            sel.projection = projection
+                .into_iter()
+                .map(ast::SelectItem::UnnamedExpr)
+                .collect();
+        }
+        let lock = Some(LockClause {
+            mode: crate::storage::lock::LockMode::Exclusive,
+            nowait: false,
+            skip_locked: false,
+        });
+        let plan = self.plan_block(&sel, None, None, None, lock, params)?;
+        if plan.agg.is_some() {
+            return Err(MyError::new(
+                code::ER_INVALID_GROUP_FUNC_USE,
+                "Invalid use of group function",
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// The source of a multi-table statement's target `name` (an alias, or the table's name
+    /// when it has none); it must be a base table.
+    fn target_source(
+        select: &SelectPlan,
+        name: &str,
+        unknown: impl Fn() -> MyError,
+        stmt: &str,
+    ) -> Result<(usize, std::sync::Arc<crate::storage::table::Table>)> {
+        let i = select
+            .sources
+            .iter()
+            .position(|s| s.alias == name)
+            .or_else(|| {
+                select
+                    .sources
+                    .iter()
+                    .position(|s| s.alias.eq_ignore_ascii_case(name))
+            })
+            .ok_or_else(unknown)?;
+        match &select.sources[i].kind {
+            SourceKind::Table { table, .. } => Ok((i, table.clone())),
+            _ => Err(MyError::new(
+                code::ER_NON_UPDATABLE_TABLE,
+                format!("The target table {name} of the {stmt} is not updatable"),
+            )),
+        }
+    }
+
+    fn plan_multi_update(&self, upd: &ast::Update, params: &[ParamInfo]) -> Result<Planned> {
+        if !upd.order_by.is_empty() || upd.limit.is_some() {
+            let what = if upd.limit.is_some() {
+                "LIMIT"
+            } else {
+                "ORDER BY"
+            };
+            return Err(MyError::new(
+                code::ER_WRONG_USAGE,
+                format!("Incorrect usage of UPDATE and {what}"),
+            ));
+        }
+        let mut projection = Vec::new();
+        let mut targets_of = Vec::new();
+        for a in &upd.assignments {
+            let ast::AssignmentTarget::ColumnName(n) = &a.target else {
+                return Err(MyError::not_supported("tuple assignment"));
+            };
+            let (q, cname) = column_target(n)?;
+            let v = if is_default_keyword(&a.value) {
+                None
+            } else {
+                projection.push(a.value.clone());
+                Some(projection.len() - 1)
+            };
+            targets_of.push((q, cname, v));
+        }
+        let select = self.join_select(
+            std::slice::from_ref(&upd.table),
+            upd.selection.as_ref(),
+            projection,
+            params,
+        )?;
+        let mut targets: Vec<MultiTarget> = Vec::new();
+        for (q, cname, v) in targets_of {
+            let (source, table) = match q {
+                Some(q) => Self::target_source(
+                    &select,
+                    &q,
+                    || MyError::bad_field(&format!("{q}.{cname}"), "field list"),
+                    "UPDATE",
+                )?,
+                None => {
+                    let mut found = select.sources.iter().enumerate().filter(|(_, s)| {
+                        matches!(&s.kind, SourceKind::Table { table, .. }
+                            if table.def.column_index(&cname).is_some())
+                    });
+                    let first = found.next();
+                    if found.next().is_some() {
+                        return Err(MyError::new(
+                            code::ER_NON_UNIQ_ERROR,
+                            format!("Column '{cname}' in field list is ambiguous"),
+                        ));
+                    }
+                    let Some((i, s)) = first else {
+                        return Err(MyError::bad_field(&cname, "field list"));
+                    };
+                    Self::target_source(
+                        &select,
+                        &s.alias.clone(),
+                        || MyError::internal("alias"),
+                        "UPDATE",
+                    )
+                    .map(|(_, t)| (i, t))?
+                }
+            };
+            let ci = table
+                .def
+                .column_index(&cname)
+                .ok_or_else(|| MyError::bad_field(&cname, "field list"))?;
+            let value = v.map_or(MultiValue::Default, MultiValue::Project);
+            match targets.iter_mut().find(|t| t.source == source) {
+                Some(t) => t.assignments.push((ci, value)),
+                None => targets.push(MultiTarget {
+                    source,
+                    table,
+                    assignments: vec![(ci, value)],
+                }),
+            }
+        }
+        Ok(Planned::Multi(MultiWritePlan {
+            select,
+            targets,
+            delete: false,
+        }))
+    }
+
+    /// UPDATE of one table, or of several (a join).
+    pub fn plan_update_stmt(&self, upd: &ast::Update, params: &[ParamInfo]) -> Result<Planned> {
+        if upd.table.joins.is_empty() && upd.from.is_none() {
+            return Ok(Planned::Update(self.plan_update(upd, params)?));
+        }
+        if upd.from.is_some() || upd.returning.is_some() {
+            return Err(MyError::not_supported("UPDATE … FROM"));
+        }
+        self.plan_multi_update(upd, params)
+    }
+
+    /// DELETE from one table, or from several (`DELETE t1, t2 FROM …` or
+    /// `DELETE FROM t1, t2 USING …`).
+    pub fn plan_delete_stmt(&self, del: &ast::Delete, params: &[ParamInfo]) -> Result<Planned> {
+        if del.returning.is_some() {
+            return Err(MyError::not_supported("DELETE … RETURNING"));
+        }
+        let from = match &del.from {
+            ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
+        };
+        let (names, joined): (Vec<ast::ObjectName>, &[ast::TableWithJoins]) =
+            match (&del.tables[..], &del.using) {
+                ([], None) => {
+                    if let [twj] = from.as_slice()
+                        && twj.joins.is_empty()
+                    {
+                        return Ok(Planned::Delete(self.plan_delete(del, params)?));
+                    }
+                    return Err(MyError::parse("", 1));
+                }
+                ([], Some(using)) => {
+                    let mut names = Vec::new();
+                    for t in from {
+                        match &t.relation {
+                            ast::TableFactor::Table { name, .. } if t.joins.is_empty() => {
+                                names.push(name.clone())
+                            }
+                            _ => return Err(MyError::parse("", 1)),
+                        }
+                    }
+                    (names, using.as_slice())
+                }
+                (tables, None) => (tables.to_vec(), from.as_slice()),
+                (_, Some(_)) => return Err(MyError::parse("", 1)),
+            };
+        if !del.order_by.is_empty() || del.limit.is_some() {
+            let what = if del.limit.is_some() {
+                "LIMIT"
+            } else {
+                "ORDER BY"
+            };
+            return Err(MyError::new(
+                code::ER_WRONG_USAGE,
+                format!("Incorrect usage of DELETE and {what}"),
+            ));
+        }
+        let select = self.join_select(joined, del.selection.as_ref(), Vec::new(), params)?;
+        let mut targets: Vec<MultiTarget> = Vec::new();
+        for n in names {
+            let (_, name) = object_name(&n)?;
+            // `DELETE t.*`: sqlparser keeps the wildcard as the last part.
+            let name = name.trim_end_matches(".*").to_string();
+            let (source, table) = Self::target_source(
+                &select,
+                &name,
+                || {
+                    MyError::new(
+                        code::ER_UNKNOWN_TABLE,
+                        format!("Unknown table '{name}' in MULTI DELETE"),
+                    )
+                },
+                "DELETE",
+            )?;
+            if !targets.iter().any(|t| t.source == source) {
+                targets.push(MultiTarget {
+                    source,
+                    table,
+                    assignments: Vec::new(),
+                });
+            }
+        }
+        Ok(Planned::Multi(MultiWritePlan {
+            select,
+            targets,
+            delete: true,
+        }))
+    }
+
     pub fn plan_update(&self, upd: &ast::Update, params: &[ParamInfo]) -> Result<UpdatePlan> {
         if upd.from.is_some() || upd.returning.is_some() {
             return Err(MyError::not_supported("UPDATE … FROM"));
@@ -321,12 +586,13 @@ impl Planner<'_> {
         )?;
         let mut b = Binder::new(&scope, params);
         b.planner = Some(self);
+        b.default_table = Some(&table.def);
         let mut assignments = Vec::new();
         for a in &upd.assignments {
             let ast::AssignmentTarget::ColumnName(n) = &a.target else {
                 return Err(MyError::not_supported("tuple assignment"));
             };
-            let (q, cname) = object_name(n)?;
+            let (q, cname) = column_target(n)?;
             if let Some(q) = q
                 && q != alias
             {

@@ -697,7 +697,7 @@ impl<'a> Planner<'a> {
         Ok(r)
     }
 
-    fn plan_block(
+    pub(super) fn plan_block(
         &self,
         sel: &ast::Select,
         order_by: Option<&ast::OrderBy>,

@@ -127,6 +127,8 @@ pub struct Txn {
     /// Explicitly started (BEGIN / START TRANSACTION / autocommit=0) rather than one
     /// statement's implicit transaction.
     pub explicit: bool,
+    /// SAVEPOINTs in the order set: name and the length of `writes` at that point.
+    pub savepoints: Vec<(String, usize)>,
 }
 
 impl Txn {
@@ -136,6 +138,13 @@ impl Txn {
 
     pub fn has_writes(&self) -> bool {
         !self.writes.is_empty()
+    }
+
+    /// The position of savepoint `name` (names compare case-insensitively, as in MySQL).
+    pub fn savepoint(&self, name: &str) -> Option<usize> {
+        self.savepoints
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
     }
 
     /// Holds a metadata lock on `table` already?
@@ -202,6 +211,7 @@ impl TxnManager {
             locked: Vec::new(),
             mdl: Vec::new(),
             explicit,
+            savepoints: Vec::new(),
         }
     }
 

@@ -17,15 +17,12 @@ INSERT INTO acct (owner, id, balance, tier) VALUES ('dan', 4, 55.50, DEFAULT);
 INSERT INTO acct VALUES (5, 'eve', DEFAULT, 3, 'vip');
 INSERT INTO acct (id, owner, balance, tier, note) VALUES (6, 'fay', 10.00, NULL, DEFAULT), (7, 'gus', 20.00, 2, 'x');
 INSERT INTO acct SET id = 8, owner = 'hal', balance = 5.25;
--- todo: differs
 INSERT INTO acct (id, owner, tier) VALUES (9, 'ivy', DEFAULT(tier) + 4);
--- todo: differs
 SELECT id, owner, balance, tier, note FROM acct;
 
 -- INSERT errors
 INSERT INTO acct (id, owner) VALUES (1, 'dup');
 INSERT INTO acct (id, owner) VALUES (10, 'ok'), (2, 'dup');
--- todo: differs
 SELECT COUNT(*) AS n FROM acct;
 INSERT INTO acct (id, owner) VALUES (11, NULL);
 INSERT INTO acct (id) VALUES (12);
@@ -39,15 +36,12 @@ INSERT INTO acct (id, owner, balance) VALUES (17, 'bad', 'abc');
 UPDATE acct SET owner = NULL WHERE id = 1;
 UPDATE acct SET id = 2 WHERE id = 1;
 UPDATE acct SET nosuch = 1;
--- todo: differs
 SELECT COUNT(*) AS n, SUM(balance) AS total FROM acct;
 
 -- INSERT IGNORE turns errors into warnings
 INSERT IGNORE INTO acct (id, owner) VALUES (1, 'dup'), (20, 'new');
--- todo: differs
 INSERT IGNORE INTO acct (id, owner) VALUES (21, NULL);
 INSERT IGNORE INTO acct (id, owner) VALUES (1, 'a'), (2, 'b');
--- todo: differs
 SELECT id, owner, balance FROM acct WHERE id >= 20;
 
 -- UPDATE with expressions; affected rows count only rows that changed
@@ -57,7 +51,6 @@ UPDATE acct SET tier = tier + 1 WHERE tier IS NULL;
 UPDATE acct SET note = CONCAT(owner, '!') WHERE note IS NULL AND balance > 50;
 UPDATE acct SET balance = balance * 2, note = 'doubled' WHERE owner IN ('gus', 'hal');
 UPDATE acct SET balance = 0 WHERE id = 999;
--- todo: differs
 SELECT id, owner, balance, tier, note FROM acct;
 
 -- assignments in an UPDATE see the values already assigned to the left
@@ -70,7 +63,6 @@ SELECT id, note FROM acct WHERE note = 'top2';
 UPDATE acct SET tier = 0 WHERE tier > 1 ORDER BY id DESC LIMIT 1;
 DELETE FROM acct WHERE id >= 20 ORDER BY id LIMIT 1;
 DELETE FROM acct ORDER BY balance, id LIMIT 2;
--- todo: differs
 SELECT id, owner, balance, tier, note FROM acct;
 
 -- UPDATE of a unique key done in an order that avoids collisions
@@ -116,15 +108,11 @@ INSERT INTO summary (owner, total, cnt) SELECT CONCAT('t', tier), SUM(balance), 
 INSERT INTO summary (owner, total, cnt) SELECT CONCAT('k:', kv.k), kv.v, uu.val FROM kv JOIN uu ON uu.id = kv.v;
 INSERT INTO summary (owner, total, cnt) SELECT owner, balance, 1 FROM acct WHERE id = 999;
 INSERT INTO summary SELECT owner, balance, 1 FROM acct;
--- todo: differs
 INSERT IGNORE INTO summary SELECT owner, balance, 2 FROM acct;
 INSERT INTO summary (owner, total) SELECT owner FROM acct;
--- todo: differs
 SELECT owner, total, cnt FROM summary;
--- todo: differs
 INSERT INTO summary (owner, total, cnt) SELECT 'dup', 1, 1 FROM acct WHERE id < 4
   ON DUPLICATE KEY UPDATE cnt = cnt + 1;
--- todo: differs
 SELECT owner, total, cnt FROM summary WHERE owner = 'dup';
 
 -- multi-table UPDATE
@@ -132,25 +120,15 @@ CREATE TABLE price (sku INT PRIMARY KEY, amount DECIMAL(6,2), currency VARCHAR(3
 CREATE TABLE adj (sku INT PRIMARY KEY, delta DECIMAL(6,2), flag INT DEFAULT 0);
 INSERT INTO price VALUES (1, 10.00, 'EUR'), (2, 20.00, 'EUR'), (3, 30.00, 'USD'), (4, 40.00, 'USD');
 INSERT INTO adj VALUES (1, 1.50, 0), (3, -5.00, 0), (5, 9.99, 0);
--- todo: differs
 UPDATE price p JOIN adj a ON a.sku = p.sku SET p.amount = p.amount + a.delta;
--- todo: differs
 SELECT sku, amount, currency FROM price;
--- todo: differs
 UPDATE price, adj SET price.amount = price.amount * 2 WHERE price.sku = adj.sku AND adj.delta > 0;
--- todo: differs
 SELECT sku, amount FROM price;
--- todo: differs
 UPDATE price p JOIN adj a ON a.sku = p.sku SET p.currency = 'GBP', a.flag = 1;
--- todo: differs
 SELECT sku, amount, currency FROM price;
--- todo: differs
 SELECT sku, delta, flag FROM adj;
--- todo: differs
 UPDATE price p LEFT JOIN adj a ON a.sku = p.sku SET p.amount = 0 WHERE a.sku IS NULL;
--- todo: differs
 SELECT sku, amount FROM price;
--- todo: differs
 UPDATE price p JOIN adj a ON a.sku = p.sku SET p.amount = p.amount WHERE p.sku = 1;
 
 -- multi-table DELETE
@@ -158,27 +136,16 @@ CREATE TABLE parent (id INT PRIMARY KEY, name VARCHAR(10));
 CREATE TABLE child (id INT PRIMARY KEY, parent_id INT, tag VARCHAR(10));
 INSERT INTO parent VALUES (1, 'p1'), (2, 'p2'), (3, 'p3'), (4, 'p4');
 INSERT INTO child VALUES (10, 1, 'a'), (11, 1, 'b'), (12, 2, 'a'), (13, 3, 'c'), (14, 9, 'z'), (15, 4, 'a');
--- todo: differs
 DELETE c FROM child c JOIN parent p ON p.id = c.parent_id WHERE p.name = 'p1';
--- todo: differs
 SELECT id, parent_id, tag FROM child;
--- todo: differs
 DELETE FROM c USING child AS c LEFT JOIN parent AS p ON p.id = c.parent_id WHERE p.id IS NULL;
--- todo: differs
 SELECT id, parent_id, tag FROM child;
--- todo: differs
 DELETE p, c FROM parent p JOIN child c ON c.parent_id = p.id WHERE c.tag = 'a';
--- todo: differs
 SELECT id, name FROM parent;
--- todo: differs
 SELECT id, parent_id, tag FROM child;
--- todo: differs
 DELETE parent FROM parent, child WHERE parent.id = child.parent_id AND child.tag = 'none';
--- todo: differs
 DELETE child FROM child JOIN parent ON parent.id = child.parent_id;
--- todo: differs
 SELECT COUNT(*) AS n FROM child;
--- todo: differs
 DELETE FROM parent;
 SELECT COUNT(*) AS n FROM parent;
 

@@ -113,69 +113,47 @@ SELECT owner FROM acct WHERE id = 1 FOR UPDATE;
 -- savepoints
 BEGIN;
 INSERT INTO acct VALUES (10, 'sp1', 1.00);
--- todo: differs
 SAVEPOINT s1;
 INSERT INTO acct VALUES (11, 'sp2', 2.00);
--- todo: differs
 SAVEPOINT s2;
 INSERT INTO acct VALUES (12, 'sp3', 3.00);
 SELECT id FROM acct WHERE id >= 10;
--- todo: differs
 ROLLBACK TO SAVEPOINT s2;
--- todo: differs
 SELECT id FROM acct WHERE id >= 10;
 INSERT INTO acct VALUES (13, 'sp4', 4.00);
--- todo: differs
 ROLLBACK TO s1;
--- todo: differs
 SELECT id FROM acct WHERE id >= 10;
--- todo: differs
 ROLLBACK TO SAVEPOINT s2;
--- todo: differs
 SAVEPOINT s3;
 UPDATE acct SET balance = 0 WHERE id = 10;
--- todo: differs
 RELEASE SAVEPOINT s3;
--- todo: differs
 ROLLBACK TO SAVEPOINT s3;
--- todo: differs
 ROLLBACK WORK TO SAVEPOINT s1;
--- todo: differs
 SELECT balance FROM acct WHERE id = 10;
 COMMIT;
--- todo: differs
 SELECT id, owner FROM acct WHERE id >= 10;
 -- a savepoint name reused moves the savepoint
 BEGIN;
--- todo: differs
 SAVEPOINT a;
 DELETE FROM acct WHERE id = 10;
--- todo: differs
 SAVEPOINT a;
 DELETE FROM acct WHERE id = 1;
--- todo: differs
 ROLLBACK TO SAVEPOINT a;
 COMMIT;
--- todo: differs
 SELECT id FROM acct;
 -- savepoints end with the transaction
--- todo: differs
 ROLLBACK TO SAVEPOINT a;
--- todo: differs
 RELEASE SAVEPOINT a;
 
 -- an error inside a transaction does not abort it
 BEGIN;
 INSERT INTO acct VALUES (20, 'ok1', 1.00);
 INSERT INTO acct VALUES (20, 'dup', 1.00);
--- todo: differs
 INSERT INTO acct VALUES (21, 'ok2', 2.00), (1, 'dup', 0.00);
 INSERT INTO acct VALUES (22, 'ok3', 3.00);
 UPDATE acct SET nope = 1;
--- todo: differs
 SELECT id FROM acct WHERE id >= 20;
 COMMIT;
--- todo: differs
 SELECT id, owner FROM acct WHERE id >= 20;
 BEGIN;
 UPDATE acct SET balance = balance + 5 WHERE id = 20;
@@ -234,9 +212,7 @@ SELECT * FROM seq;
 
 -- ROW_COUNT() after changes
 BEGIN;
--- todo: differs
 UPDATE acct SET balance = balance + 1 WHERE id >= 20;
--- todo: differs
 SELECT ROW_COUNT();
 DELETE FROM acct WHERE id = 22;
 SELECT ROW_COUNT();
@@ -255,7 +231,6 @@ SET @owner = (SELECT owner FROM acct WHERE id = 2);
 SELECT @owner;
 SELECT * FROM acct WHERE id = @a;
 SELECT balance INTO @bal FROM acct WHERE id = 1;
--- todo: differs
 SELECT @bal;
 SELECT id, owner INTO @id, @who FROM acct WHERE id = 3;
 SELECT @id, @who;

@@ -348,6 +348,42 @@ impl<'a> Binder<'a> {
         ))
     }
 
+    /// `DEFAULT(col)`: the default of a column of the INSERT's or UPDATE's table.
+    fn default_of(&mut self, arg: &ast::Expr) -> Result<Typed> {
+        use crate::storage::schema::ColumnDefault;
+        let name = match arg {
+            ast::Expr::Identifier(i) => &i.value,
+            ast::Expr::CompoundIdentifier(parts) if !parts.is_empty() => {
+                &parts[parts.len() - 1].value
+            }
+            other => return Err(MyError::parse(&other.to_string(), 1)),
+        };
+        let Some(def) = self.default_table else {
+            return Err(MyError::not_supported(
+                "DEFAULT(column) outside INSERT and UPDATE",
+            ));
+        };
+        let col = def
+            .columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| MyError::bad_field(name, self.context))?;
+        match &col.default {
+            ColumnDefault::Value(v) => {
+                Ok(Typed::new(Expr::Const(v.clone()), col.ty.clone(), false))
+            }
+            ColumnDefault::Null => Ok(Typed::new(Expr::Const(Value::Null), col.ty.clone(), true)),
+            ColumnDefault::CurrentTimestamp(fsp) => {
+                let e = crate::sql::parse::parse_expr(&format!("CURRENT_TIMESTAMP({fsp})"))?;
+                self.bind(&e)
+            }
+            ColumnDefault::None => Err(MyError::new(
+                code::ER_NO_DEFAULT_FOR_FIELD,
+                format!("Field '{}' doesn't have a default value", col.name),
+            )),
+        }
+    }
+
     pub(super) fn function(&mut self, f: &ast::Function) -> Result<Typed> {
         let name = f.name.to_string().to_ascii_lowercase();
         let name = name.trim_matches('`').to_string();
@@ -381,6 +417,9 @@ impl<'a> Binder<'a> {
         };
         if f.over.is_some() {
             return Err(MyError::not_supported("window functions"));
+        }
+        if name == "default" && args.len() == 1 && !star {
+            return self.default_of(&args[0]);
         }
         if let Some(agg) = agg_func(&name) {
             return self.aggregate(agg, &name, &args, distinct, star);
