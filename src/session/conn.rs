@@ -1064,7 +1064,7 @@ where
                 }
             };
         // Re-plan after DDL changed the catalog.
-        if stmt.prepared.catalog_version != ctx.server.storage.catalog.version()
+        if !stmt.prepared.current(ctx.server.storage.catalog.version())
             && !matches!(stmt.prepared.planned, Planned::Other(_))
         {
             let params = vec![crate::sql::bind::ParamInfo::Client; n];
@@ -1084,7 +1084,7 @@ where
                 .map(crate::sql::bind::param_value_type)
                 .collect();
             match &stmt.typed {
-                Some((s, p)) if *s == sig && p.catalog_version == prepared.catalog_version => {
+                Some((s, p)) if *s == sig && p.current(prepared.catalog_version) => {
                     prepared = p.clone();
                 }
                 _ => {

@@ -130,6 +130,7 @@ impl Ctx {
         let stmt = parse::parse(numbered)?;
         let storage = self.server.storage.clone();
         let version = storage.catalog.version();
+        let stats_epoch = crate::storage::stats::epoch();
         let rewritten;
         let text = if numbered.contains("LOCK")
             || numbered.contains("lock")
@@ -199,6 +200,7 @@ impl Ctx {
             } else {
                 version
             },
+            stats_epoch,
             kind,
             param_typed_columns: planner.param_typed_columns.get(),
         })

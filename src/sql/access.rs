@@ -6,10 +6,13 @@
 //! values must be computable before the table is read: constants, parameters, or columns of
 //! tables earlier in the join order.
 //!
-//! Each index is scored by how much of it those predicates pin down: an equality on every
-//! column of a unique index is one row; otherwise each equality column divides the estimate
-//! by 1,000 and each range keeps a twentieth (crude statistics, enough to prefer the obvious index; the planner
-//! issue will bring real ones). The cheapest wins; a full scan costs the table's row count.
+//! Each index is scored by the rows it is expected to read: an equality on every column of a
+//! unique index is one row; an equality on a prefix reads the index statistics' rows per
+//! distinct prefix (`storage::stats`); a range on the next column keeps a twentieth of that
+//! (no histograms). The cheapest wins; a full scan costs the table's row count.
+//!
+//! The same estimate, asked with a set of sources already joined instead of "the sources
+//! before this one", orders the tables of an inner join (see the planner).
 //!
 //! Index ranges are a *superset* filter: every conjunct is still checked on the rows read, so
 //! a range computed conservatively (a value that does not convert exactly to the column's
@@ -66,17 +69,20 @@ fn collation_ok(table: &Table, col: usize, coll: super::types::Collation) -> boo
     !ty.is_string() || ty.collation() == coll
 }
 
+/// Whether a value expression can be computed before the table is read.
+type Avail<'a> = &'a dyn Fn(&Expr) -> bool;
+
 fn range_of(
     e: &Expr,
     src: usize,
     table: &Table,
+    avail: Avail,
 ) -> Option<(usize, Option<(Expr, bool)>, Option<(Expr, bool)>)> {
     match e {
         Expr::Cmp(op, a, b, coll) => {
-            let (col, val, op) = if let (Some(c), true) = (column_of(a, src), usable_value(b, src))
-            {
+            let (col, val, op) = if let (Some(c), true) = (column_of(a, src), avail(b)) {
                 (c, (**b).clone(), *op)
-            } else if let (Some(c), true) = (column_of(b, src), usable_value(a, src)) {
+            } else if let (Some(c), true) = (column_of(b, src), avail(a)) {
                 (c, (**a).clone(), op.swap())
             } else {
                 return None;
@@ -101,8 +107,7 @@ fn range_of(
             coll,
         } => {
             let col = column_of(e, src)?;
-            if !usable_value(lo, src) || !usable_value(hi, src) || !collation_ok(table, col, *coll)
-            {
+            if !avail(lo) || !avail(hi) || !collation_ok(table, col, *coll) {
                 return None;
             }
             Some((
@@ -115,19 +120,18 @@ fn range_of(
     }
 }
 
-fn analyze(conjuncts: &[&Expr], src: usize, table: &Table) -> Vec<ColPreds> {
+fn analyze(conjuncts: &[&Expr], src: usize, table: &Table, avail: Avail) -> Vec<ColPreds> {
     let mut preds = vec![ColPreds::default(); table.def.columns.len()];
     for c in conjuncts {
         match c {
             Expr::Cmp(CmpOp::Eq, a, b, coll) => {
-                let (col, val) =
-                    if let (Some(col), true) = (column_of(a, src), usable_value(b, src)) {
-                        (col, b)
-                    } else if let (Some(col), true) = (column_of(b, src), usable_value(a, src)) {
-                        (col, a)
-                    } else {
-                        continue;
-                    };
+                let (col, val) = if let (Some(col), true) = (column_of(a, src), avail(b)) {
+                    (col, b)
+                } else if let (Some(col), true) = (column_of(b, src), avail(a)) {
+                    (col, a)
+                } else {
+                    continue;
+                };
                 if collation_ok(table, col, *coll) && preds[col].eq.is_none() {
                     preds[col].eq = Some((**val).clone());
                 }
@@ -139,7 +143,7 @@ fn analyze(conjuncts: &[&Expr], src: usize, table: &Table) -> Vec<ColPreds> {
                 coll,
             } => {
                 if let Some(col) = column_of(e, src)
-                    && list.iter().all(|v| usable_value(v, src))
+                    && list.iter().all(avail)
                     && collation_ok(table, col, *coll)
                     && preds[col].in_list.is_none()
                 {
@@ -154,7 +158,7 @@ fn analyze(conjuncts: &[&Expr], src: usize, table: &Table) -> Vec<ColPreds> {
                 let mut ranges = Vec::new();
                 let mut ok = true;
                 for b in branches {
-                    match range_of(b, src, table) {
+                    match range_of(b, src, table, avail) {
                         Some((col, lo, hi)) if col0.is_none_or(|c| c == col) => {
                             col0 = Some(col);
                             ranges.push((lo, hi));
@@ -172,7 +176,7 @@ fn analyze(conjuncts: &[&Expr], src: usize, table: &Table) -> Vec<ColPreds> {
                 }
             }
             other => {
-                if let Some((col, lo, hi)) = range_of(other, src, table) {
+                if let Some((col, lo, hi)) = range_of(other, src, table, avail) {
                     let p = &mut preds[col];
                     if lo.is_some() && p.lo.is_none() {
                         p.lo = lo;
@@ -229,7 +233,14 @@ struct Candidate {
     cost: f64,
 }
 
-fn candidate(index: IndexRef, def: &IndexDef, preds: &[ColPreds], rows: f64) -> Option<Candidate> {
+/// `rec_per_key`: the index's rows per distinct prefix (by prefix length - 1).
+fn candidate(
+    index: IndexRef,
+    def: &IndexDef,
+    preds: &[ColPreds],
+    rows: f64,
+    rec_per_key: &[f64],
+) -> Option<Candidate> {
     // Equality / IN prefix.
     let mut prefixes: Vec<Vec<Expr>> = vec![Vec::new()];
     let mut eq_cols = 0;
@@ -309,14 +320,17 @@ fn candidate(index: IndexRef, def: &IndexDef, preds: &[ColPreds], rows: f64) -> 
             .collect();
     }
     let unique_point = def.is_unique() && eq_cols == def.columns.len() && !has_range;
-    // Without statistics: an equality on an index prefix is assumed to match about one row in
-    // a thousand (at least one), a range about one row in twenty; good enough to prefer the
-    // obvious index (real statistics arrive with the planner work).
+    // An equality prefix reads the statistics' rows per prefix; a range on the next column
+    // about a twentieth of those.
     let mut cost = if unique_point {
         points as f64
     } else {
         let per_point = if eq_cols > 0 {
-            (rows * 0.001f64.powi(eq_cols as i32)).max(1.0)
+            let rec = rec_per_key
+                .get(eq_cols - 1)
+                .copied()
+                .unwrap_or(rows * 0.001f64.powi(eq_cols as i32));
+            rec.max(1.0)
         } else {
             rows.max(1.0)
         };
@@ -345,8 +359,46 @@ pub fn choose(
     conjuncts: &[&Expr],
     allowed: Option<&[IndexRef]>,
 ) -> Access {
-    let preds = analyze(conjuncts, src, table);
+    best(table, src, conjuncts, allowed, &|e| usable_value(e, src)).0
+}
+
+/// The rows reading `table` (source `src`) is expected to cost once the sources for which
+/// `joined` holds have been read (the planner's join ordering asks this).
+pub fn estimate(
+    table: &Table,
+    src: usize,
+    conjuncts: &[&Expr],
+    allowed: Option<&[IndexRef]>,
+    joined: &dyn Fn(usize) -> bool,
+) -> f64 {
+    let avail = |e: &Expr| {
+        if e.is_key_constant() {
+            return true;
+        }
+        let mut ok = !has_side_effects(e);
+        e.walk(&mut |x| {
+            if let Expr::Col { src: s, .. } = x
+                && (*s as usize == src || !joined(*s as usize))
+            {
+                ok = false;
+            }
+        });
+        ok
+    };
+    best(table, src, conjuncts, allowed, &avail).1
+}
+
+fn best(
+    table: &Table,
+    src: usize,
+    conjuncts: &[&Expr],
+    allowed: Option<&[IndexRef]>,
+    avail: Avail,
+) -> (Access, f64) {
+    let preds = analyze(conjuncts, src, table, avail);
     let rows = table.row_count() as f64;
+    let stats = table.stats();
+    let mut rec = stats.rec_per_key.iter();
     let mut best: Option<Candidate> = None;
     let mut consider = |c: Option<Candidate>| {
         if let Some(c) = c
@@ -356,22 +408,31 @@ pub fn choose(
         }
     };
     let ok = |r: IndexRef| allowed.is_none_or(|a| a.contains(&r));
-    if let Some(pk) = &table.def.primary
-        && ok(IndexRef::Primary)
-    {
-        consider(candidate(IndexRef::Primary, pk, &preds, rows));
-    }
-    for (i, idx) in table.indexes.iter().enumerate() {
-        if ok(IndexRef::Secondary(i)) {
-            consider(candidate(IndexRef::Secondary(i), &idx.def, &preds, rows));
+    if let Some(pk) = &table.def.primary {
+        let r = rec.next().map(Vec::as_slice).unwrap_or_default();
+        if ok(IndexRef::Primary) {
+            consider(candidate(IndexRef::Primary, pk, &preds, rows, r));
         }
     }
+    for (i, idx) in table.indexes.iter().enumerate() {
+        let r = rec.next().map(Vec::as_slice).unwrap_or_default();
+        if ok(IndexRef::Secondary(i)) {
+            consider(candidate(IndexRef::Secondary(i), &idx.def, &preds, rows, r));
+        }
+    }
+    let scan = rows.max(1.0) + 1.0;
     match best {
-        Some(c) if c.cost < rows.max(1.0) + 1.0 || allowed.is_some() => Access::Index {
-            index: c.index,
-            ranges: c.ranges,
-            reverse: false,
-        },
-        _ => Access::Scan { reverse: false },
+        Some(c) if c.cost < scan || allowed.is_some() => {
+            let cost = c.cost;
+            (
+                Access::Index {
+                    index: c.index,
+                    ranges: c.ranges,
+                    reverse: false,
+                },
+                cost,
+            )
+        }
+        _ => (Access::Scan { reverse: false }, scan),
     }
 }

@@ -42,9 +42,7 @@ impl PlanCache {
         let entry = map.get(text)?;
         entry
             .iter()
-            .find(|(d, c, p)| {
-                d.as_deref() == db && *c == coll && p.catalog_version == catalog_version
-            })
+            .find(|(d, c, p)| d.as_deref() == db && *c == coll && p.current(catalog_version))
             .map(|(_, _, p)| p.clone())
     }
 

@@ -78,6 +78,9 @@ pub struct Prepared {
     /// The catalog version it was planned against; [`Prepared::UNCACHEABLE`] for plans of
     /// data fixed at plan time (the log tables), which are never reused.
     pub catalog_version: u64,
+    /// [`crate::storage::stats::epoch`] when planned: index choices and join order rest on
+    /// statistics; once they moved, the plan is rebuilt like after DDL.
+    pub stats_epoch: u64,
     pub kind: lexer::StatementKind,
     /// Planned with client parameters of unknown type in the result columns: executions
     /// re-plan with the parameters' actual types.
@@ -97,6 +100,12 @@ impl Prepared {
 
     pub fn reusable(&self) -> bool {
         self.catalog_version != Prepared::UNCACHEABLE
+    }
+
+    /// Planned against this catalog version and the current statistics?
+    pub fn current(&self, catalog_version: u64) -> bool {
+        self.catalog_version == catalog_version
+            && self.stats_epoch == crate::storage::stats::epoch()
     }
 
     /// Does the plan read some table row by row, without an index? (Only table sources of

@@ -743,7 +743,16 @@ impl<'a> Planner<'a> {
             })
             .cloned()
             .collect();
-        let (mut items, star_order) = self.from_clause(&from, params)?;
+        let (mut items, mut star_order) = self.from_clause(&from, params)?;
+        let straight = from.iter().any(|t| {
+            t.joins
+                .iter()
+                .any(|j| matches!(j.join_operator, ast::JoinOperator::StraightJoin(_)))
+        }) || sel
+            .select_modifiers
+            .as_ref()
+            .is_some_and(|m| m.straight_join);
+        let reordered = !straight && self.join_order(&mut items, &mut star_order, sel, params);
         let scope = Scope {
             sources: items.iter().map(|i| i.scope.clone()).collect(),
         };
@@ -766,8 +775,10 @@ impl<'a> Planner<'a> {
                 b.planner = Some(self);
                 let t = b.bind(&on)?;
                 self.note_params(&b);
+                // (A reordered join was checked in its written order.)
                 if let Some(m) = t.expr.max_source()
                     && m > i
+                    && !reordered
                 {
                     return Err(MyError::bad_field(&on.to_string(), "on clause"));
                 }
@@ -1102,6 +1113,91 @@ impl<'a> Planner<'a> {
         }
         order_by_index(&mut plan);
         Ok(plan)
+    }
+
+    /// Order the tables of an inner join: greedily, the table cheapest to read next given
+    /// those already joined (constants and earlier tables' columns usable as keys, costed by
+    /// `access::estimate`), ties kept in written order. Only joins of base tables without
+    /// outer joins or STRAIGHT_JOIN are reordered. Returns whether `items` were permuted
+    /// (`star_order` follows, so `*` still lists the columns in written order).
+    fn join_order(
+        &self,
+        items: &mut Vec<FromItem>,
+        star_order: &mut [usize],
+        sel: &ast::Select,
+        params: &[ParamInfo],
+    ) -> bool {
+        if items.len() < 2
+            || items.iter().any(|i| {
+                i.source.join != JoinKind::Inner
+                    || !matches!(i.source.kind, SourceKind::Table { .. })
+            })
+        {
+            return false;
+        }
+        // Bind WHERE and the ON conditions against the written order, to see what links the
+        // tables; any error is left for the real binding below to report.
+        let scope = Scope {
+            sources: items.iter().map(|i| i.scope.clone()).collect(),
+        };
+        let mut conj = Vec::new();
+        let mut b = Binder::new(&scope, params);
+        b.planner = Some(self);
+        for (i, it) in items.iter().enumerate() {
+            if let Some(on) = &it.on_ast {
+                match b.bind(on) {
+                    Ok(t) if t.expr.max_source().is_none_or(|m| m <= i) => {
+                        access::conjuncts(t.expr, &mut conj)
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        if let Some(w) = &sel.selection {
+            match b.bind(w) {
+                Ok(t) => access::conjuncts(t.expr, &mut conj),
+                Err(_) => return false,
+            }
+        }
+        let conj: Vec<&Expr> = conj.iter().collect();
+        let n = items.len();
+        let mut joined = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        for _ in 0..n {
+            let mut pick: Option<(usize, f64)> = None;
+            for (r, it) in items.iter().enumerate() {
+                let SourceKind::Table { table, .. } = &it.source.kind else {
+                    return false;
+                };
+                if joined[r] {
+                    continue;
+                }
+                let cost = access::estimate(table, r, &conj, it.allowed.as_deref(), &|s| joined[s]);
+                if pick.is_none_or(|(_, c)| cost < c) {
+                    pick = Some((r, cost));
+                }
+            }
+            let Some((r, _)) = pick else { return false };
+            joined[r] = true;
+            order.push(r);
+        }
+        if order.iter().enumerate().all(|(i, &r)| i == r) {
+            return false;
+        }
+        let mut new_pos = vec![0; n];
+        for (pos, &r) in order.iter().enumerate() {
+            new_pos[r] = pos;
+        }
+        let mut old: Vec<Option<FromItem>> = items.drain(..).map(Some).collect();
+        items.extend(
+            order
+                .iter()
+                .map(|&r| old[r].take().expect("each item once")),
+        );
+        for s in star_order.iter_mut() {
+            *s = new_pos[*s];
+        }
+        true
     }
 
     /// GROUP BY n → the n-th select item; GROUP BY alias → its expression.

@@ -36,6 +36,7 @@ pub mod lock;
 pub mod purge;
 pub mod row;
 pub mod schema;
+pub mod stats;
 pub mod table;
 pub mod txn;
 

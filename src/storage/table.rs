@@ -81,6 +81,8 @@ pub struct Table {
     next_row_id: AtomicU64,
     /// Committed row count (exact at rest; for statistics and SHOW TABLE STATUS).
     rows_committed: AtomicI64,
+    /// Index statistics for the planner (see `stats.rs`).
+    pub(super) stats: super::stats::StatsCell,
     /// Metadata lock: writers hold it shared until their transaction ends; DDL exclusive.
     pub mdl: Arc<tokio::sync::RwLock<()>>,
     pub dropped: AtomicBool,
@@ -124,6 +126,7 @@ impl Table {
             auto_inc: AtomicU64::new(start),
             next_row_id: AtomicU64::new(1),
             rows_committed: AtomicI64::new(0),
+            stats: Default::default(),
             mdl: Arc::new(tokio::sync::RwLock::new(())),
             dropped: AtomicBool::new(false),
             created_at: std::time::SystemTime::now(),
@@ -141,7 +144,8 @@ impl Table {
 
     pub(crate) fn add_committed_rows(&self, delta: i64) {
         if delta != 0 {
-            self.rows_committed.fetch_add(delta, Ordering::Relaxed);
+            let now = self.rows_committed.fetch_add(delta, Ordering::Relaxed) + delta;
+            self.stats.rows_changed(now);
         }
     }
 
@@ -670,7 +674,8 @@ impl Table {
             key.extend_from_slice(&slot.key);
             Self::put_entry(&idx.map, key, &slot);
         }
-        self.rows_committed.fetch_add(1, Ordering::Relaxed);
+        let now = self.rows_committed.fetch_add(1, Ordering::Relaxed) + 1;
+        self.stats.rows_changed(now);
         Ok(slot)
     }
 }

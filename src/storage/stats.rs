@@ -1,0 +1,160 @@
+//! Index statistics for the planner: for each index (the primary first, then the
+//! secondaries in definition order) and each key prefix length, the average number of rows
+//! per distinct prefix — MySQL's `rec_per_key`, InnoDB's `n_diff_key_vals` turned around.
+//!
+//! Taken from a sample: the first [`SAMPLE_ROWS`] entries of each index in key order,
+//! counting how often each prefix changes. That is exact for small tables and, for large
+//! ones, assumes the keys after the sample look like those in it (true of the uniform data
+//! OLTP schemas hold; a prefix that does not change within the sample is assumed to cover
+//! the whole table, the pessimistic choice).
+//!
+//! Statistics are computed when a planner first asks and kept until the table's committed
+//! row count leaves [half, double] of the count they were taken at. Leaving that band
+//! drops them and bumps [`epoch`], which every plan records: cached and prepared plans made
+//! before are rebuilt on their next use, so a plan chosen on an empty table does not outlive
+//! the load that fills it. The check costs two relaxed loads per commit and table.
+
+use super::keycode;
+use super::table::Table;
+use parking_lot::Mutex;
+use std::ops::Bound::Unbounded;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+
+/// Index entries read per index to compute statistics.
+pub const SAMPLE_ROWS: usize = 4096;
+
+static EPOCH: AtomicU64 = AtomicU64::new(1);
+
+/// Moves whenever some table's statistics went stale (see the module doc).
+pub fn epoch() -> u64 {
+    EPOCH.load(Ordering::Acquire)
+}
+
+pub struct IndexStats {
+    /// Committed rows when taken.
+    pub rows: u64,
+    /// Per index (primary first if the table has one), per prefix length - 1: rows per
+    /// distinct prefix.
+    pub rec_per_key: Vec<Vec<f64>>,
+}
+
+/// A table's statistics and the row-count band in which they stay valid.
+pub struct StatsCell {
+    current: Mutex<Option<Arc<IndexStats>>>,
+    lo: AtomicI64,
+    hi: AtomicI64,
+}
+
+impl Default for StatsCell {
+    fn default() -> Self {
+        StatsCell {
+            current: Mutex::new(None),
+            lo: AtomicI64::new(i64::MIN),
+            hi: AtomicI64::new(i64::MAX),
+        }
+    }
+}
+
+impl StatsCell {
+    /// The committed row count is now `rows`: out of the band, the statistics go stale.
+    pub fn rows_changed(&self, rows: i64) {
+        if rows <= self.hi.load(Ordering::Relaxed) && rows >= self.lo.load(Ordering::Relaxed) {
+            return;
+        }
+        // Widen the band first so that concurrent committers do not all get here.
+        self.lo.store(i64::MIN, Ordering::Relaxed);
+        self.hi.store(i64::MAX, Ordering::Relaxed);
+        *self.current.lock() = None;
+        EPOCH.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+impl Table {
+    /// The table's index statistics, computed now if there are none.
+    pub fn stats(&self) -> Arc<IndexStats> {
+        let mut cur = self.stats.current.lock();
+        if let Some(s) = &*cur {
+            return s.clone();
+        }
+        let s = Arc::new(self.compute_stats());
+        let n = s.rows as i64;
+        self.stats
+            .lo
+            .store(if n < 32 { i64::MIN } else { n / 2 }, Ordering::Relaxed);
+        self.stats.hi.store((n * 2).max(16), Ordering::Relaxed);
+        *cur = Some(s.clone());
+        s
+    }
+
+    fn compute_stats(&self) -> IndexStats {
+        let rows = self.row_count();
+        let mut defs: Vec<(Option<usize>, &super::schema::IndexDef)> = Vec::new();
+        if let Some(pk) = &self.def.primary {
+            defs.push((None, pk));
+        }
+        defs.extend(
+            self.indexes
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (Some(i), &x.def)),
+        );
+        let mut rec_per_key = Vec::with_capacity(defs.len());
+        for (secondary, def) in defs {
+            let slots: Box<dyn Iterator<Item = Arc<super::row::RowSlot>>> = match secondary {
+                None => self.scan_primary(Unbounded, Unbounded, false),
+                Some(i) => Box::new(self.scan_index(i, Unbounded, Unbounded, false).map(|e| e.1)),
+            };
+            let width = def.columns.len();
+            let mut changes = vec![0u64; width];
+            let mut prev: Vec<Vec<u8>> = Vec::new();
+            let mut n = 0u64;
+            for slot in slots.take(SAMPLE_ROWS) {
+                let Some(row) = self.read_latest(&slot, 0) else {
+                    continue;
+                };
+                let cur: Vec<Vec<u8>> = def
+                    .columns
+                    .iter()
+                    .map(|ic| {
+                        let col = &self.def.columns[ic.col];
+                        let mut b = Vec::new();
+                        match ic.prefix {
+                            Some(p) => {
+                                keycode::encode_prefix(&row[ic.col], &col.ty, p as usize, &mut b)
+                            }
+                            None => keycode::encode(&row[ic.col], &col.ty, &mut b),
+                        }
+                        b
+                    })
+                    .collect();
+                let first = if n == 0 {
+                    0
+                } else {
+                    cur.iter()
+                        .zip(&prev)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(width)
+                };
+                for c in &mut changes[first..] {
+                    *c += 1;
+                }
+                prev = cur;
+                n += 1;
+            }
+            let whole = (n as usize) < SAMPLE_ROWS;
+            rec_per_key.push(
+                changes
+                    .iter()
+                    .map(|&d| match (n, d) {
+                        (0, _) => 1.0,
+                        // One prefix for the whole sample: it may cover the whole table.
+                        (_, 1) if !whole => rows.max(n) as f64,
+                        _ => n as f64 / d.max(1) as f64,
+                    })
+                    .collect(),
+            );
+        }
+        IndexStats { rows, rec_per_key }
+    }
+}
