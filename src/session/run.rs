@@ -1227,7 +1227,31 @@ impl Ctx {
             },
             S::Analyze(_) => Ok(Outcome::ok()),
             S::Flush { .. } => Ok(Outcome::ok()),
-            S::Explain { .. } => Err(MyError::not_supported("EXPLAIN")),
+            S::Explain {
+                statement,
+                format,
+                analyze,
+                ..
+            } => {
+                use ast::{AnalyzeFormat as F, AnalyzeFormatKind as K};
+                if *analyze {
+                    return Err(MyError::not_supported("EXPLAIN ANALYZE"));
+                }
+                let tree = match format {
+                    None | Some(K::Keyword(F::TRADITIONAL) | K::Assignment(F::TRADITIONAL)) => {
+                        false
+                    }
+                    Some(K::Keyword(F::TREE) | K::Assignment(F::TREE)) => true,
+                    Some(other) => {
+                        return Err(MyError::not_supported(format!("EXPLAIN {other}")));
+                    }
+                };
+                // Planned from its text like any statement, literals and all; not run.
+                let text = statement.to_string();
+                let kind = lexer::statement_kind(&text, &lexer::LexOptions::default());
+                let prep = self.plan_text(&text, &[], kind)?;
+                crate::sql::explain::explain(&prep.planned, tree)
+            }
             S::ShowVariables { .. }
             | S::ShowStatus { .. }
             | S::ShowDatabases { .. }

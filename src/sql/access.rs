@@ -436,3 +436,70 @@ fn best(
         _ => (Access::Scan { reverse: false }, scan),
     }
 }
+
+/// The rows `access` is expected to read from `table` per lookup (what EXPLAIN shows), by
+/// the same statistics the choice was made with.
+pub fn expected_rows(table: &Table, access: &Access) -> f64 {
+    let rows = table.row_count() as f64;
+    let Access::Index { index, ranges, .. } = access else {
+        return rows;
+    };
+    let (pos, def) = match index {
+        IndexRef::Primary => match &table.def.primary {
+            Some(pk) => (0, pk),
+            None => return rows,
+        },
+        IndexRef::Secondary(i) => (
+            *i + usize::from(table.def.primary.is_some()),
+            &table.indexes[*i].def,
+        ),
+    };
+    let eq_cols = ranges.first().map_or(0, |r| r.prefix.len());
+    let has_range = ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some());
+    if def.is_unique() && eq_cols == def.columns.len() && !has_range {
+        return ranges.len() as f64;
+    }
+    let per_point = match eq_cols {
+        0 => rows,
+        n => table
+            .stats()
+            .rec_per_key
+            .get(pos)
+            .and_then(|r| r.get(n - 1))
+            .copied()
+            .unwrap_or(rows),
+    };
+    let mut c = per_point * ranges.len().max(1) as f64;
+    if has_range {
+        c *= 0.05;
+    }
+    c.clamp(1.0, rows.max(1.0))
+}
+
+/// The indexes whose first column has a predicate usable as a key (EXPLAIN's
+/// possible_keys), given the conjuncts that apply to source `src`.
+pub fn possible_keys(table: &Table, src: usize, conjuncts: &[&Expr]) -> Vec<IndexRef> {
+    let preds = analyze(conjuncts, src, table, &|e| usable_value(e, src));
+    let usable = |def: &IndexDef| {
+        def.columns.first().is_some_and(|c| {
+            let p = &preds[c.col];
+            p.eq.is_some()
+                || p.in_list.is_some()
+                || p.lo.is_some()
+                || p.hi.is_some()
+                || p.ors.is_some()
+        })
+    };
+    let mut out = Vec::new();
+    if let Some(pk) = &table.def.primary
+        && usable(pk)
+    {
+        out.push(IndexRef::Primary);
+    }
+    for (i, idx) in table.indexes.iter().enumerate() {
+        if usable(&idx.def) {
+            out.push(IndexRef::Secondary(i));
+        }
+    }
+    out
+}

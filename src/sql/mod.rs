@@ -31,6 +31,7 @@ pub mod ddl;
 pub mod digest;
 pub mod dml;
 pub mod exec;
+pub mod explain;
 pub mod expr;
 pub mod func;
 pub mod keywords;

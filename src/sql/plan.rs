@@ -181,6 +181,30 @@ pub struct SelectPlan {
     pub uses_index: bool,
 }
 
+impl SelectPlan {
+    /// A block of nothing (the context EXPLAIN describes a single-table write's access in).
+    pub fn empty() -> SelectPlan {
+        SelectPlan {
+            sources: Vec::new(),
+            filter: None,
+            agg: None,
+            having: None,
+            project: Vec::new(),
+            order: Vec::new(),
+            order_satisfied: false,
+            distinct: false,
+            limit: None,
+            offset: None,
+            lock: None,
+            columns: Vec::new(),
+            types: Vec::new(),
+            unions: Vec::new(),
+            into_vars: Vec::new(),
+            uses_index: false,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SubqueryKind {
     Scalar,

@@ -2,11 +2,13 @@
 //! secondaries in definition order) and each key prefix length, the average number of rows
 //! per distinct prefix — MySQL's `rec_per_key`, InnoDB's `n_diff_key_vals` turned around.
 //!
-//! Taken from a sample: the first [`SAMPLE_ROWS`] entries of each index in key order,
-//! counting how often each prefix changes. That is exact for small tables and, for large
-//! ones, assumes the keys after the sample look like those in it (true of the uniform data
-//! OLTP schemas hold; a prefix that does not change within the sample is assumed to cover
-//! the whole table, the pessimistic choice).
+//! Two measures per prefix length. Prefixes with few distinct values (a warehouse id, a
+//! district) are counted exactly by hopping from each prefix to the next (a loose index
+//! scan: one skip-list seek per distinct value, at most [`HOPS_MAX`]); rows per prefix is
+//! then the row count divided by that. Prefixes with more distinct values than that are
+//! estimated from a sample, the first [`SAMPLE_ROWS`] entries in key order, counting how
+//! often the prefix changes (assuming the keys after the sample look like those in it, true
+//! of the uniform data OLTP schemas hold), and never above rows / [`HOPS_MAX`].
 //!
 //! Statistics are computed when a planner first asks and kept until the table's committed
 //! row count leaves [half, double] of the count they were taken at. Leaving that band
@@ -23,6 +25,9 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 /// Index entries read per index to compute statistics.
 pub const SAMPLE_ROWS: usize = 4096;
+
+/// Distinct prefixes counted exactly, per index and prefix length.
+pub const HOPS_MAX: u64 = 256;
 
 static EPOCH: AtomicU64 = AtomicU64::new(1);
 
@@ -143,18 +148,57 @@ impl Table {
                 n += 1;
             }
             let whole = (n as usize) < SAMPLE_ROWS;
-            rec_per_key.push(
-                changes
-                    .iter()
-                    .map(|&d| match (n, d) {
-                        (0, _) => 1.0,
-                        // One prefix for the whole sample: it may cover the whole table.
-                        (_, 1) if !whole => rows.max(n) as f64,
-                        _ => n as f64 / d.max(1) as f64,
-                    })
-                    .collect(),
-            );
+            let mut rec = Vec::with_capacity(width);
+            for (j, &d) in changes.iter().enumerate() {
+                rec.push(if n == 0 || whole {
+                    n.max(1) as f64 / d.max(1) as f64
+                } else {
+                    match self.distinct_prefixes(secondary, def, j + 1) {
+                        Some(exact) => (rows as f64 / exact.max(1) as f64).max(1.0),
+                        None => (n as f64 / d.max(1) as f64).min(rows as f64 / HOPS_MAX as f64),
+                    }
+                });
+            }
+            rec_per_key.push(rec);
         }
         IndexStats { rows, rec_per_key }
+    }
+
+    /// The number of distinct values of the first `len` key columns of an index (the
+    /// primary if `secondary` is None), if at most [`HOPS_MAX`].
+    fn distinct_prefixes(
+        &self,
+        secondary: Option<usize>,
+        def: &super::schema::IndexDef,
+        len: usize,
+    ) -> Option<u64> {
+        use std::ops::Bound::{Included, Unbounded};
+        let mut from: Option<Vec<u8>> = None;
+        let mut count = 0;
+        while count <= HOPS_MAX {
+            let lo = from.as_deref().map_or(Unbounded, Included);
+            let slots: Box<dyn Iterator<Item = Arc<super::row::RowSlot>>> = match secondary {
+                None => self.scan_primary(lo, Unbounded, false),
+                Some(i) => Box::new(self.scan_index(i, lo, Unbounded, false).map(|e| e.1)),
+            };
+            // The next live row (a few dead entries may come first).
+            let Some(row) = slots.take(64).find_map(|s| self.read_latest(&s, 0)) else {
+                return Some(count);
+            };
+            count += 1;
+            let mut prefix = Vec::new();
+            for ic in &def.columns[..len] {
+                let ty = &self.def.columns[ic.col].ty;
+                match ic.prefix {
+                    Some(p) => keycode::encode_prefix(&row[ic.col], ty, p as usize, &mut prefix),
+                    None => keycode::encode(&row[ic.col], ty, &mut prefix),
+                }
+            }
+            match keycode::prefix_successor(&prefix) {
+                Some(next) => from = Some(next),
+                None => return Some(count),
+            }
+        }
+        None
     }
 }
