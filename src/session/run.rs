@@ -335,6 +335,13 @@ impl Ctx {
         self.txn = Some(self.server.storage.begin(iso, ro, explicit));
     }
 
+    /// The open transaction and the position of its savepoint `name` (1305 without).
+    fn savepoint(&mut self, name: &str) -> Result<(&mut crate::storage::txn::Txn, usize)> {
+        let txn = self.txn.as_mut().ok_or_else(|| no_savepoint(name))?;
+        let i = txn.savepoint(name).ok_or_else(|| no_savepoint(name))?;
+        Ok((txn, i))
+    }
+
     /// After COMMIT or ROLLBACK: AND CHAIN opens the next transaction (read-only as the
     /// last one was), RELEASE ends the connection.
     fn end_chain(&mut self, chain: bool, release: bool, read_only: Option<bool>) {
@@ -829,15 +836,13 @@ impl Ctx {
                     savepoint,
                 } => {
                     if let Some(name) = savepoint {
-                        let i = self.txn.as_ref().and_then(|t| t.savepoint(name));
-                        let (Some(i), Some(txn)) = (i, &mut self.txn) else {
-                            return Err(no_savepoint(name));
-                        };
+                        let storage = self.server.storage.clone();
+                        let (txn, i) = self.savepoint(name)?;
                         // Savepoints set after this one go; this one stays. Row locks
                         // taken since stay too, as in InnoDB.
                         let mark = txn.savepoints[i].1;
                         txn.savepoints.truncate(i + 1);
-                        self.server.storage.rollback_to(txn, mark);
+                        storage.rollback_to(txn, mark);
                     } else {
                         let ro = self.txn.as_ref().map(|t| t.read_only);
                         self.rollback();
@@ -885,10 +890,7 @@ impl Ctx {
                     Outcome::ok()
                 }
                 AdminStmt::ReleaseSavepoint(name) => {
-                    let i = self.txn.as_ref().and_then(|t| t.savepoint(name));
-                    let (Some(i), Some(txn)) = (i, &mut self.txn) else {
-                        return Err(no_savepoint(name));
-                    };
+                    let (txn, i) = self.savepoint(name)?;
                     txn.savepoints.truncate(i);
                     Outcome::ok()
                 }

@@ -276,7 +276,6 @@ fn candidate(
         eq_cols += 1;
         pos += 1;
     }
-    let n_prefixes = prefixes.len().max(1);
     // A range on the next column.
     let mut ranges = Vec::new();
     let mut has_range = false;
@@ -320,25 +319,11 @@ fn candidate(
             .collect();
     }
     let unique_point = def.is_unique() && eq_cols == def.columns.len() && !has_range;
-    // An equality prefix reads the statistics' rows per prefix; a range on the next column
-    // about a twentieth of those.
+    let read = rows_read(def, rec_per_key, rows, eq_cols, ranges.len(), has_range);
     let mut cost = if unique_point {
-        points as f64
+        read
     } else {
-        let per_point = if eq_cols > 0 {
-            let rec = rec_per_key
-                .get(eq_cols - 1)
-                .copied()
-                .unwrap_or(rows * 0.001f64.powi(eq_cols as i32));
-            rec.max(1.0)
-        } else {
-            rows.max(1.0)
-        };
-        let mut c = per_point * points as f64;
-        if has_range {
-            c *= 0.05 * ranges.len().max(1) as f64 / n_prefixes as f64;
-        }
-        c.max(points as f64) + 1.0
+        read.max(points as f64) + 1.0
     };
     // Prefer the clustered index on ties (no difference in Quire's reads, but stable plans).
     if index != IndexRef::Primary {
@@ -349,6 +334,32 @@ fn candidate(
         ranges,
         cost,
     })
+}
+
+/// The rows reading `ranges` key ranges of index `def` is expected to give, with `eq_cols`
+/// key parts fixed by equality and, if `has_range`, a range on the next: one per range for
+/// a unique key given whole; otherwise the statistics' rows per prefix for each (the whole
+/// table without equalities), a twentieth of that with a range.
+fn rows_read(
+    def: &IndexDef,
+    rec_per_key: &[f64],
+    rows: f64,
+    eq_cols: usize,
+    ranges: usize,
+    has_range: bool,
+) -> f64 {
+    if def.is_unique() && eq_cols == def.columns.len() && !has_range {
+        return ranges as f64;
+    }
+    let per_point = match eq_cols {
+        0 => rows,
+        n => rec_per_key
+            .get(n - 1)
+            .copied()
+            .unwrap_or(rows * 0.001f64.powi(n as i32)),
+    };
+    let c = per_point.max(1.0) * ranges.max(1) as f64;
+    if has_range { c * 0.05 } else { c }
 }
 
 /// Choose the access path for `table` (source `src`) given the conjuncts that apply to it.
@@ -398,7 +409,6 @@ fn best(
     let preds = analyze(conjuncts, src, table, avail);
     let rows = table.row_count() as f64;
     let stats = table.stats();
-    let mut rec = stats.rec_per_key.iter();
     let mut best: Option<Candidate> = None;
     let mut consider = |c: Option<Candidate>| {
         if let Some(c) = c
@@ -408,16 +418,27 @@ fn best(
         }
     };
     let ok = |r: IndexRef| allowed.is_none_or(|a| a.contains(&r));
-    if let Some(pk) = &table.def.primary {
-        let r = rec.next().map(Vec::as_slice).unwrap_or_default();
-        if ok(IndexRef::Primary) {
-            consider(candidate(IndexRef::Primary, pk, &preds, rows, r));
-        }
+    if let Some(pk) = &table.def.primary
+        && ok(IndexRef::Primary)
+    {
+        consider(candidate(
+            IndexRef::Primary,
+            pk,
+            &preds,
+            rows,
+            &stats.primary,
+        ));
     }
     for (i, idx) in table.indexes.iter().enumerate() {
-        let r = rec.next().map(Vec::as_slice).unwrap_or_default();
         if ok(IndexRef::Secondary(i)) {
-            consider(candidate(IndexRef::Secondary(i), &idx.def, &preds, rows, r));
+            let rec = stats.rec_per_key(Some(i));
+            consider(candidate(
+                IndexRef::Secondary(i),
+                &idx.def,
+                &preds,
+                rows,
+                rec,
+            ));
         }
     }
     let scan = rows.max(1.0) + 1.0;
@@ -444,36 +465,20 @@ pub fn expected_rows(table: &Table, access: &Access) -> f64 {
     let Access::Index { index, ranges, .. } = access else {
         return rows;
     };
-    let (pos, def) = match index {
-        IndexRef::Primary => match &table.def.primary {
-            Some(pk) => (0, pk),
-            None => return rows,
-        },
-        IndexRef::Secondary(i) => (
-            *i + usize::from(table.def.primary.is_some()),
-            &table.indexes[*i].def,
-        ),
+    let Some(def) = index.def(table) else {
+        return rows;
     };
-    let eq_cols = ranges.first().map_or(0, |r| r.prefix.len());
-    let has_range = ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some());
-    if def.is_unique() && eq_cols == def.columns.len() && !has_range {
-        return ranges.len() as f64;
-    }
-    let per_point = match eq_cols {
-        0 => rows,
-        n => table
-            .stats()
-            .rec_per_key
-            .get(pos)
-            .and_then(|r| r.get(n - 1))
-            .copied()
-            .unwrap_or(rows),
-    };
-    let mut c = per_point * ranges.len().max(1) as f64;
-    if has_range {
-        c *= 0.05;
-    }
-    c.clamp(1.0, rows.max(1.0))
+    let (eq_cols, has_range) = access.key_shape();
+    let stats = table.stats();
+    let read = rows_read(
+        def,
+        stats.rec_per_key(index.secondary()),
+        rows,
+        eq_cols,
+        ranges.len(),
+        has_range,
+    );
+    read.clamp(1.0, rows.max(1.0))
 }
 
 /// The indexes whose first column has a predicate usable as a key (EXPLAIN's

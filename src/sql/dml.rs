@@ -550,7 +550,6 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         _ => None,
     };
     let assigned: Vec<usize> = plan.assignments.iter().map(|(c, _)| *c).collect();
-    let now = cx.env.ctx.stmt_time();
     let (mut matched, mut changed) = (0u64, 0u64);
     for (slot, key, _) in rows {
         if limit.is_some_and(|l| matched >= l) {
@@ -572,27 +571,45 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
             continue;
         };
         matched += 1;
-        let mut new: Vec<Value> = row.to_vec();
-        // An assignment sees the values of the ones before it (as MySQL): the row as read
-        // until one of them has stored a value, a copy of `new` after that.
-        let mut seen: Option<Row> = Some(row.clone());
-        for (ci, v) in &plan.assignments {
-            let col = &table.def.columns[*ci];
-            let value = match v {
-                InsertValue::Expr(e) => {
-                    let cur = seen.get_or_insert_with(|| Arc::from(new.clone()));
-                    cx.eval(e, std::slice::from_ref(cur))?
-                }
-                InsertValue::Default => default_value(col, now, strict, cx)?,
-            };
-            new[*ci] = store_value(value, col, matched, strict, true, cx)?;
-            seen = None;
-        }
+        let mut tuple = [row.clone()];
+        let new = assign(table, &plan.assignments, &mut tuple, 0, matched, strict, cx)?;
         if change_row(table, &slot, &row, new, &assigned, cx)? {
             changed += 1;
         }
     }
     Ok(update_result(matched, changed, cx))
+}
+
+/// The new values of the row `tuple[at]` under `assignments`, each assignment seeing the
+/// values of the ones before it (as MySQL): expressions are evaluated in `tuple`, whose
+/// entry `at` is the row as read until an assignment has stored a value, a copy of the new
+/// values after that. `row_no` numbers the row for warnings.
+fn assign(
+    table: &Table,
+    assignments: &[(usize, InsertValue)],
+    tuple: &mut [Row],
+    at: usize,
+    row_no: u64,
+    strict: bool,
+    cx: &mut ExecCx,
+) -> Result<Vec<Value>> {
+    let mut new: Vec<Value> = tuple[at].to_vec();
+    let mut fresh = true;
+    for (ci, v) in assignments {
+        let col = &table.def.columns[*ci];
+        let value = match v {
+            InsertValue::Expr(e) => {
+                if !fresh {
+                    tuple[at] = Arc::from(new.clone());
+                }
+                cx.eval(e, tuple)?
+            }
+            InsertValue::Default => default_value(col, cx.env.ctx.stmt_time(), strict, cx)?,
+        };
+        new[*ci] = store_value(value, col, row_no, strict, true, cx)?;
+        fresh = false;
+    }
+    Ok(new)
 }
 
 /// Store `new` over `row` unless nothing changed (ON UPDATE columns are touched first).
@@ -724,7 +741,13 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
                 continue;
             };
             if seen[ti].insert(Arc::as_ptr(&slot) as usize) {
-                hits[ti].push((slot, tuple.to_vec()));
+                // A DELETE needs only the row; an UPDATE evaluates its values in the tuple.
+                let tuple = if plan.delete {
+                    Vec::new()
+                } else {
+                    tuple.to_vec()
+                };
+                hits[ti].push((slot, tuple));
             }
         }
         Ok(())
@@ -748,7 +771,6 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
         });
     }
     let strict = cx.env.ctx.strict();
-    let now = cx.env.ctx.stmt_time();
     let (mut matched, mut changed) = (0u64, 0u64);
     for (t, rows) in plan.targets.iter().zip(hits) {
         let table = &t.table;
@@ -759,24 +781,16 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
                 continue;
             };
             matched += 1;
-            let mut new: Vec<Value> = row.to_vec();
             tuple[t.source] = row.clone();
-            // As in a single-table UPDATE, each assignment sees the ones before it.
-            let mut fresh = true;
-            for (ci, v) in &t.assignments {
-                let col = &table.def.columns[*ci];
-                let value = match v {
-                    MultiValue::Project(i) => {
-                        if !fresh {
-                            tuple[t.source] = Arc::from(new.clone());
-                        }
-                        cx.eval(&plan.select.project[*i], &tuple)?
-                    }
-                    MultiValue::Default => default_value(col, now, strict, cx)?,
-                };
-                new[*ci] = store_value(value, col, matched, strict, true, cx)?;
-                fresh = false;
-            }
+            let new = assign(
+                table,
+                &t.assignments,
+                &mut tuple,
+                t.source,
+                matched,
+                strict,
+                cx,
+            )?;
             if change_row(table, &slot, &row, new, &assigned, cx)? {
                 changed += 1;
             }

@@ -193,14 +193,7 @@ impl Explainer {
 
     fn block(&mut self, p: &SelectPlan, id: u64, select_type: &str) {
         let first_line = self.lines.len();
-        // Subqueries in expressions, in the order found.
-        let mut subs: Vec<std::sync::Arc<SubqueryExpr>> = Vec::new();
-        for_each_expr(p, &mut |e| {
-            e.walk(&mut |x| match x {
-                Expr::Subquery(s) | Expr::InSubquery { sub: s, .. } => subs.push(s.clone()),
-                _ => {}
-            })
-        });
+        let subs = subqueries(p);
         let mut nested: Vec<(u64, &SelectPlan, &'static str)> = Vec::new();
         for (i, src) in p.sources.iter().enumerate() {
             let mut line = Line {
@@ -301,18 +294,23 @@ impl Explainer {
 
 /// Does the block have derived tables or subqueries (its select_type is then PRIMARY)?
 fn has_nested(p: &SelectPlan) -> bool {
-    let mut any = p
-        .sources
+    p.sources
         .iter()
-        .any(|s| matches!(s.kind, SourceKind::Derived(_)));
+        .any(|s| matches!(s.kind, SourceKind::Derived(_)))
+        || !subqueries(p).is_empty()
+}
+
+/// The subqueries in a block's expressions, in the order found.
+fn subqueries(p: &SelectPlan) -> Vec<std::sync::Arc<SubqueryExpr>> {
+    let mut subs = Vec::new();
     for_each_expr(p, &mut |e| {
         e.walk(&mut |x| {
-            if matches!(x, Expr::Subquery(_) | Expr::InSubquery { .. }) {
-                any = true;
+            if let Expr::Subquery(s) | Expr::InSubquery { sub: s, .. } = x {
+                subs.push(s.clone());
             }
         })
     });
-    any
+    subs
 }
 
 /// Every expression of a block (not of its nested blocks).
@@ -330,14 +328,6 @@ fn for_each_expr<'a>(p: &'a SelectPlan, f: &mut dyn FnMut(&'a Expr)) {
     }
 }
 
-fn index_def<'a>(table: &'a Table, index: &IndexRef) -> Option<&'a IndexDef> {
-    match index {
-        IndexRef::Primary => table.def.primary.as_ref(),
-        IndexRef::Secondary(i) => table.indexes.get(*i).map(|x| &x.def),
-    }
-}
-
-/// The access type, keys, key length, ref, rows and Extra of table source `src`.
 /// The conjuncts checked on source `src`'s rows: its filter and ON condition.
 fn source_conjuncts(p: &SelectPlan, src: usize) -> Vec<Expr> {
     let mut conj = Vec::new();
@@ -351,18 +341,18 @@ fn source_conjuncts(p: &SelectPlan, src: usize) -> Vec<Expr> {
 
 /// The table columns the key parts of `access` cover.
 fn used_key_cols(table: &Table, access: &Access) -> Vec<usize> {
-    let Access::Index { index, ranges, .. } = access else {
+    let Access::Index { index, .. } = access else {
         return Vec::new();
     };
-    let Some(def) = index_def(table, index) else {
+    let Some(def) = index.def(table) else {
         return Vec::new();
     };
-    let eq_cols = ranges.first().map_or(0, |r| r.prefix.len());
-    let has_range = ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some());
+    let (eq_cols, has_range) = access.key_shape();
     let parts = (eq_cols + usize::from(has_range)).min(def.columns.len());
     def.columns[..parts].iter().map(|c| c.col).collect()
 }
 
+/// The access type, keys, key length, ref, rows and Extra of table source `src`.
 fn describe_table(
     line: &mut Line,
     p: &SelectPlan,
@@ -373,7 +363,7 @@ fn describe_table(
     whole_index: bool,
 ) {
     let possible = access::possible_keys(table, src, &conj.iter().collect::<Vec<_>>());
-    let name = |r: &IndexRef| index_def(table, r).map_or(String::new(), |d| d.name.clone());
+    let name = |r: &IndexRef| r.def(table).map_or(String::new(), |d| d.name.clone());
     if !possible.is_empty() {
         line.possible_keys = Some(possible.iter().map(name).collect::<Vec<_>>().join(","));
     }
@@ -399,11 +389,10 @@ fn describe_table(
             ranges,
             reverse,
         } => {
-            let Some(def) = index_def(table, index) else {
+            let Some(def) = index.def(table) else {
                 return;
             };
-            let eq_cols = ranges.first().map_or(0, |r| r.prefix.len());
-            let has_range = ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some());
+            let (eq_cols, has_range) = access.key_shape();
             let parts = used.len();
             let constant = ranges
                 .iter()
@@ -735,7 +724,7 @@ fn access_text(table: &Table, alias: &str, access: &Access, p: &SelectPlan) -> S
             ranges,
             reverse,
         } => {
-            let Some(def) = index_def(table, index) else {
+            let Some(def) = index.def(table) else {
                 return format!("-> Table scan on {alias}  (rows={rows})");
             };
             let col = |i: usize| {
@@ -743,8 +732,7 @@ fn access_text(table: &Table, alias: &str, access: &Access, p: &SelectPlan) -> S
                     .get(i)
                     .map_or("?".to_string(), |c| table.def.columns[c.col].name.clone())
             };
-            let eq_cols = ranges.first().map_or(0, |r| r.prefix.len());
-            let has_range = ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some());
+            let (eq_cols, has_range) = access.key_shape();
             let rev = if *reverse { " (reverse)" } else { "" };
             if has_range || ranges.len() > 1 {
                 let parts: Vec<String> = ranges

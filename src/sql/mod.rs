@@ -146,11 +146,7 @@ impl Prepared {
         }
         let read = |a: &Access| match a {
             Access::Scan { .. } => Read::Scan,
-            Access::Index { ranges, .. }
-                if ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some()) =>
-            {
-                Read::Range
-            }
+            Access::Index { .. } if a.key_shape().1 => Read::Range,
             Access::Index { .. } => Read::Other,
         };
         fn bump(n: &mut u8) {

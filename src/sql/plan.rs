@@ -56,21 +56,33 @@ pub enum Access {
 }
 
 impl Access {
-    pub fn describe(&self, table: &Table) -> String {
+    /// How many key parts equalities fix, and whether a range on the next part follows
+    /// (a scan: none of either).
+    pub fn key_shape(&self) -> (usize, bool) {
         match self {
-            Access::Scan { .. } => "ALL".into(),
-            Access::Index { index, ranges, .. } => {
-                let name = match index {
-                    IndexRef::Primary => "PRIMARY".to_string(),
-                    IndexRef::Secondary(i) => table.indexes[*i].def.name.clone(),
-                };
-                let kind = if ranges.iter().all(|r| r.lo.is_none() && r.hi.is_none()) {
-                    "ref"
-                } else {
-                    "range"
-                };
-                format!("{kind}({name})")
-            }
+            Access::Scan { .. } => (0, false),
+            Access::Index { ranges, .. } => (
+                ranges.first().map_or(0, |r| r.prefix.len()),
+                ranges.iter().any(|r| r.lo.is_some() || r.hi.is_some()),
+            ),
+        }
+    }
+}
+
+impl IndexRef {
+    /// The index's definition in `table` (None: the primary key of a table without one).
+    pub fn def(self, table: &Table) -> Option<&crate::storage::schema::IndexDef> {
+        match self {
+            IndexRef::Primary => table.def.primary.as_ref(),
+            IndexRef::Secondary(i) => table.indexes.get(i).map(|x| &x.def),
+        }
+    }
+
+    /// The secondary index's number (None: the primary), as the storage layer names them.
+    pub fn secondary(self) -> Option<usize> {
+        match self {
+            IndexRef::Primary => None,
+            IndexRef::Secondary(i) => Some(i),
         }
     }
 }
@@ -285,11 +297,6 @@ pub struct MultiTarget {
     /// Index of the target's source in `select.sources`.
     pub source: usize,
     pub table: Arc<Table>,
-    /// UPDATE: column index and what it is set to; the expression is `select.project[i]`.
-    pub assignments: Vec<(usize, MultiValue)>,
-}
-
-pub enum MultiValue {
-    Project(usize),
-    Default,
+    /// UPDATE: column index and what it is set to, bound over the join's sources.
+    pub assignments: Vec<(usize, InsertValue)>,
 }

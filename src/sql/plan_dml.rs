@@ -89,6 +89,23 @@ fn column_target(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
     }
 }
 
+/// A multi-table UPDATE or DELETE has no ORDER BY or LIMIT (1221, as MySQL).
+fn multi_table_order_limit(
+    stmt: &str,
+    order_by: &[ast::OrderByExpr],
+    limit: Option<&ast::Expr>,
+) -> Result<()> {
+    let what = match (order_by.is_empty(), limit) {
+        (_, Some(_)) => "LIMIT",
+        (false, None) => "ORDER BY",
+        (true, None) => return Ok(()),
+    };
+    Err(MyError::new(
+        code::ER_WRONG_USAGE,
+        format!("Incorrect usage of {stmt} and {what}"),
+    ))
+}
+
 fn is_default_keyword(e: &ast::Expr) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
 }
@@ -397,17 +414,7 @@ impl Planner<'_> {
     }
 
     fn plan_multi_update(&self, upd: &ast::Update, params: &[ParamInfo]) -> Result<Planned> {
-        if !upd.order_by.is_empty() || upd.limit.is_some() {
-            let what = if upd.limit.is_some() {
-                "LIMIT"
-            } else {
-                "ORDER BY"
-            };
-            return Err(MyError::new(
-                code::ER_WRONG_USAGE,
-                format!("Incorrect usage of UPDATE and {what}"),
-            ));
-        }
+        multi_table_order_limit("UPDATE", &upd.order_by, upd.limit.as_ref())?;
         let mut projection = Vec::new();
         let mut targets_of = Vec::new();
         for a in &upd.assignments {
@@ -415,12 +422,10 @@ impl Planner<'_> {
                 return Err(MyError::not_supported("tuple assignment"));
             };
             let (q, cname) = column_target(n)?;
-            let v = if is_default_keyword(&a.value) {
-                None
-            } else {
+            let v = (!is_default_keyword(&a.value)).then(|| {
                 projection.push(a.value.clone());
-                Some(projection.len() - 1)
-            };
+                projection.len() - 1
+            });
             targets_of.push((q, cname, v));
         }
         let select = self.join_select(
@@ -439,10 +444,18 @@ impl Planner<'_> {
                     "UPDATE",
                 )?,
                 None => {
-                    let mut found = select.sources.iter().enumerate().filter(|(_, s)| {
-                        matches!(&s.kind, SourceKind::Table { table, .. }
-                            if table.def.column_index(&cname).is_some())
-                    });
+                    let mut found = select
+                        .sources
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, s)| match &s.kind {
+                            SourceKind::Table { table, .. }
+                                if table.def.column_index(&cname).is_some() =>
+                            {
+                                Some((i, table.clone()))
+                            }
+                            _ => None,
+                        });
                     let first = found.next();
                     if found.next().is_some() {
                         return Err(MyError::new(
@@ -450,23 +463,17 @@ impl Planner<'_> {
                             format!("Column '{cname}' in field list is ambiguous"),
                         ));
                     }
-                    let Some((i, s)) = first else {
-                        return Err(MyError::bad_field(&cname, "field list"));
-                    };
-                    Self::target_source(
-                        &select,
-                        &s.alias.clone(),
-                        || MyError::internal("alias"),
-                        "UPDATE",
-                    )
-                    .map(|(_, t)| (i, t))?
+                    first.ok_or_else(|| MyError::bad_field(&cname, "field list"))?
                 }
             };
             let ci = table
                 .def
                 .column_index(&cname)
                 .ok_or_else(|| MyError::bad_field(&cname, "field list"))?;
-            let value = v.map_or(MultiValue::Default, MultiValue::Project);
+            // The value as the join bound it (the select list is only planned, not read).
+            let value = v.map_or(InsertValue::Default, |i| {
+                InsertValue::Expr(select.project[i].clone())
+            });
             match targets.iter_mut().find(|t| t.source == source) {
                 Some(t) => t.assignments.push((ci, value)),
                 None => targets.push(MultiTarget {
@@ -528,17 +535,7 @@ impl Planner<'_> {
                 (tables, None) => (tables.to_vec(), from.as_slice()),
                 (_, Some(_)) => return Err(MyError::parse("", 1)),
             };
-        if !del.order_by.is_empty() || del.limit.is_some() {
-            let what = if del.limit.is_some() {
-                "LIMIT"
-            } else {
-                "ORDER BY"
-            };
-            return Err(MyError::new(
-                code::ER_WRONG_USAGE,
-                format!("Incorrect usage of DELETE and {what}"),
-            ));
-        }
+        multi_table_order_limit("DELETE", &del.order_by, del.limit.as_ref())?;
         let select = self.join_select(joined, del.selection.as_ref(), Vec::new(), params)?;
         let mut targets: Vec<MultiTarget> = Vec::new();
         for n in names {

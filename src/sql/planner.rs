@@ -1289,25 +1289,20 @@ fn order_by_index(plan: &mut SelectPlan) {
         })
         .collect();
     let Some(cols) = cols else { return };
-    let (index_cols, eq_prefix, ranges_ok): (Vec<usize>, usize, bool) = match access {
+    let eq_prefix = access.key_shape().0;
+    let (index_cols, ranges_ok): (Vec<usize>, bool) = match access {
         Access::Scan { .. } => match &table.def.primary {
-            Some(pk) => (pk.columns.iter().map(|c| c.col).collect(), 0, true),
+            Some(pk) => (pk.columns.iter().map(|c| c.col).collect(), true),
             None => return,
         },
         Access::Index { index, ranges, .. } => {
-            let def = match index {
-                IndexRef::Primary => match &table.def.primary {
-                    Some(p) => p,
-                    None => return,
-                },
-                IndexRef::Secondary(i) => &table.indexes[*i].def,
+            let Some(def) = index.def(table) else {
+                return;
             };
             // With several ranges (IN lists, ORs) the union is in order only when the ranges
             // differ in a column before the ordered ones; keep it simple: one range.
-            let eq = ranges.first().map(|r| r.prefix.len()).unwrap_or(0);
             (
                 def.columns.iter().map(|c| c.col).collect(),
-                eq,
                 ranges.len() == 1,
             )
         }

@@ -19,6 +19,7 @@
 use super::keycode;
 use super::table::Table;
 use parking_lot::Mutex;
+use std::ops::Bound;
 use std::ops::Bound::Unbounded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -39,9 +40,20 @@ pub fn epoch() -> u64 {
 pub struct IndexStats {
     /// Committed rows when taken.
     pub rows: u64,
-    /// Per index (primary first if the table has one), per prefix length - 1: rows per
-    /// distinct prefix.
-    pub rec_per_key: Vec<Vec<f64>>,
+    /// Per prefix length - 1, rows per distinct prefix: of the primary key (empty without
+    /// one) and of each secondary index.
+    pub primary: Vec<f64>,
+    pub secondary: Vec<Vec<f64>>,
+}
+
+impl IndexStats {
+    /// Rows per distinct prefix of the primary key (`None`) or secondary index `i`.
+    pub fn rec_per_key(&self, secondary: Option<usize>) -> &[f64] {
+        match secondary {
+            None => &self.primary,
+            Some(i) => self.secondary.get(i).map_or(&[], Vec::as_slice),
+        }
+    }
 }
 
 /// A table's statistics and the row-count band in which they stay valid.
@@ -94,74 +106,85 @@ impl Table {
 
     fn compute_stats(&self) -> IndexStats {
         let rows = self.row_count();
-        let mut defs: Vec<(Option<usize>, &super::schema::IndexDef)> = Vec::new();
-        if let Some(pk) = &self.def.primary {
-            defs.push((None, pk));
-        }
-        defs.extend(
-            self.indexes
+        IndexStats {
+            rows,
+            primary: self
+                .def
+                .primary
+                .as_ref()
+                .map_or(Vec::new(), |pk| self.index_stats(None, pk, rows)),
+            secondary: self
+                .indexes
                 .iter()
                 .enumerate()
-                .map(|(i, x)| (Some(i), &x.def)),
-        );
-        let mut rec_per_key = Vec::with_capacity(defs.len());
-        for (secondary, def) in defs {
-            let slots: Box<dyn Iterator<Item = Arc<super::row::RowSlot>>> = match secondary {
-                None => self.scan_primary(Unbounded, Unbounded, false),
-                Some(i) => Box::new(self.scan_index(i, Unbounded, Unbounded, false).map(|e| e.1)),
-            };
-            let width = def.columns.len();
-            let mut changes = vec![0u64; width];
-            let mut prev: Vec<Vec<u8>> = Vec::new();
-            let mut n = 0u64;
-            for slot in slots.take(SAMPLE_ROWS) {
-                let Some(row) = self.read_latest(&slot, 0) else {
-                    continue;
-                };
-                let cur: Vec<Vec<u8>> = def
-                    .columns
-                    .iter()
-                    .map(|ic| {
-                        let col = &self.def.columns[ic.col];
-                        let mut b = Vec::new();
-                        match ic.prefix {
-                            Some(p) => {
-                                keycode::encode_prefix(&row[ic.col], &col.ty, p as usize, &mut b)
-                            }
-                            None => keycode::encode(&row[ic.col], &col.ty, &mut b),
-                        }
-                        b
-                    })
-                    .collect();
-                let first = if n == 0 {
-                    0
-                } else {
-                    cur.iter()
-                        .zip(&prev)
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(width)
-                };
-                for c in &mut changes[first..] {
-                    *c += 1;
-                }
-                prev = cur;
-                n += 1;
-            }
-            let whole = (n as usize) < SAMPLE_ROWS;
-            let mut rec = Vec::with_capacity(width);
-            for (j, &d) in changes.iter().enumerate() {
-                rec.push(if n == 0 || whole {
-                    n.max(1) as f64 / d.max(1) as f64
-                } else {
-                    match self.distinct_prefixes(secondary, def, j + 1) {
-                        Some(exact) => (rows as f64 / exact.max(1) as f64).max(1.0),
-                        None => (n as f64 / d.max(1) as f64).min(rows as f64 / HOPS_MAX as f64),
-                    }
-                });
-            }
-            rec_per_key.push(rec);
+                .map(|(i, x)| self.index_stats(Some(i), &x.def, rows))
+                .collect(),
         }
-        IndexStats { rows, rec_per_key }
+    }
+
+    /// The primary key's slots (`None`) or secondary index `i`'s, in key order from `lo`.
+    fn index_slots<'a>(
+        &'a self,
+        secondary: Option<usize>,
+        lo: Bound<&'a [u8]>,
+    ) -> Box<dyn Iterator<Item = Arc<super::row::RowSlot>> + 'a> {
+        match secondary {
+            None => self.scan_primary(lo, Unbounded, false),
+            Some(i) => Box::new(self.scan_index(i, lo, Unbounded, false).map(|e| e.1)),
+        }
+    }
+
+    /// Rows per distinct prefix of one index (see the module doc).
+    fn index_stats(
+        &self,
+        secondary: Option<usize>,
+        def: &super::schema::IndexDef,
+        rows: u64,
+    ) -> Vec<f64> {
+        let width = def.columns.len();
+        let mut changes = vec![0u64; width];
+        let mut prev: Vec<Vec<u8>> = Vec::new();
+        let mut n = 0u64;
+        for slot in self.index_slots(secondary, Unbounded).take(SAMPLE_ROWS) {
+            let Some(row) = self.read_latest(&slot, 0) else {
+                continue;
+            };
+            let cur: Vec<Vec<u8>> = def
+                .columns
+                .iter()
+                .map(|ic| {
+                    let mut b = Vec::new();
+                    self.encode_index_column(ic, &row, &mut b);
+                    b
+                })
+                .collect();
+            let first = if n == 0 {
+                0
+            } else {
+                cur.iter()
+                    .zip(&prev)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(width)
+            };
+            for c in &mut changes[first..] {
+                *c += 1;
+            }
+            prev = cur;
+            n += 1;
+        }
+        let whole = (n as usize) < SAMPLE_ROWS;
+        let mut rec = Vec::with_capacity(width);
+        for (j, &d) in changes.iter().enumerate() {
+            rec.push(if n == 0 || whole {
+                n.max(1) as f64 / d.max(1) as f64
+            } else {
+                match self.distinct_prefixes(secondary, def, j + 1) {
+                    Some(exact) => (rows as f64 / exact.max(1) as f64).max(1.0),
+                    None => (n as f64 / d.max(1) as f64).min(rows as f64 / HOPS_MAX as f64),
+                }
+            });
+        }
+        rec
     }
 
     /// The number of distinct values of the first `len` key columns of an index (the
@@ -172,27 +195,19 @@ impl Table {
         def: &super::schema::IndexDef,
         len: usize,
     ) -> Option<u64> {
-        use std::ops::Bound::{Included, Unbounded};
         let mut from: Option<Vec<u8>> = None;
         let mut count = 0;
         while count <= HOPS_MAX {
-            let lo = from.as_deref().map_or(Unbounded, Included);
-            let slots: Box<dyn Iterator<Item = Arc<super::row::RowSlot>>> = match secondary {
-                None => self.scan_primary(lo, Unbounded, false),
-                Some(i) => Box::new(self.scan_index(i, lo, Unbounded, false).map(|e| e.1)),
-            };
+            let lo = from.as_deref().map_or(Unbounded, Bound::Included);
             // The next live row (a few dead entries may come first).
-            let Some(row) = slots.take(64).find_map(|s| self.read_latest(&s, 0)) else {
+            let next = self.index_slots(secondary, lo).take(64);
+            let Some(row) = next.into_iter().find_map(|s| self.read_latest(&s, 0)) else {
                 return Some(count);
             };
             count += 1;
             let mut prefix = Vec::new();
             for ic in &def.columns[..len] {
-                let ty = &self.def.columns[ic.col].ty;
-                match ic.prefix {
-                    Some(p) => keycode::encode_prefix(&row[ic.col], ty, p as usize, &mut prefix),
-                    None => keycode::encode(&row[ic.col], ty, &mut prefix),
-                }
+                self.encode_index_column(ic, &row, &mut prefix);
             }
             match keycode::prefix_successor(&prefix) {
                 Some(next) => from = Some(next),

@@ -43,7 +43,7 @@ use super::StorageError;
 use super::keycode;
 use super::lock::{Acquire, LockMode};
 use super::row::RowSlot;
-use super::schema::{IndexDef, TableDef};
+use super::schema::{IndexColumn, IndexDef, TableDef};
 use super::txn::{Txn, WriteRec};
 use crate::sql::value::{Row, Value};
 use crossbeam_skiplist::SkipMap;
@@ -163,15 +163,19 @@ impl Table {
     pub fn encode_index_columns(&self, index: &IndexDef, row: &[Value], out: &mut Vec<u8>) -> bool {
         let mut has_null = false;
         for ic in &index.columns {
-            let col = &self.def.columns[ic.col];
-            let v = &row[ic.col];
-            has_null |= v.is_null();
-            match ic.prefix {
-                Some(n) => keycode::encode_prefix(v, &col.ty, n as usize, out),
-                None => keycode::encode(v, &col.ty, out),
-            }
+            has_null |= row[ic.col].is_null();
+            self.encode_index_column(ic, row, out);
         }
         has_null
+    }
+
+    /// Encode one key column of an index (its prefix, for `KEY (c(n))`) for `row`.
+    pub fn encode_index_column(&self, ic: &IndexColumn, row: &[Value], out: &mut Vec<u8>) {
+        let ty = &self.def.columns[ic.col].ty;
+        match ic.prefix {
+            Some(n) => keycode::encode_prefix(&row[ic.col], ty, n as usize, out),
+            None => keycode::encode(&row[ic.col], ty, out),
+        }
     }
 
     /// The entry key of `row` (stored in `slot`) in secondary index `i`.
