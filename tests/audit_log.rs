@@ -132,7 +132,11 @@ fn records_follow_policy_accounts_and_strategies() {
         let _: Vec<i64> = a.exec("SELECT id FROM t WHERE id > ?", (0,)).expect("exec");
         assert!(a.query_drop("SELECT nosuch FROM t").is_err());
     }
-    // A failed login.
+    // A failed login, once the session above has ended on the server (its Quit first).
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while status(&mut c, "Threads_connected") > 1 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
     assert!(mysql::Conn::new(server.opts().user(Some("app")).pass(Some("wrong"))).is_err());
     c.query_drop("FLUSH LOGS").expect("flush"); // everything so far is in the file
     let recs = records(std::slice::from_ref(&file));

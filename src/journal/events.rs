@@ -794,13 +794,15 @@ pub fn put_value(b: &mut Vec<u8>, ty: &SqlType, v: &Value) {
         T::Double { .. } => b.extend_from_slice(&as_f64(v).to_le_bytes()),
         T::Decimal {
             precision, scale, ..
-        } => {
-            let d = match v {
-                Value::Decimal(d) => (**d).clone(),
-                other => BigDecimal::try_from(as_f64(other)).unwrap_or_default(),
-            };
-            put_decimal(b, &d, *precision, *scale);
-        }
+        } => match v {
+            Value::Decimal(d) => put_decimal(b, d, *precision, *scale),
+            other => put_decimal(
+                b,
+                &BigDecimal::try_from(as_f64(other)).unwrap_or_default(),
+                *precision,
+                *scale,
+            ),
+        },
         T::Char { len, .. } | T::Binary { len } | T::VarChar { len, .. } | T::VarBinary { len } => {
             let s = as_bytes(v);
             let max = byte_len(ty, *len) as usize;
@@ -945,7 +947,30 @@ pub fn put_decimal(b: &mut Vec<u8>, d: &BigDecimal, precision: u8, scale: u8) {
     let intg = p.saturating_sub(s);
     let neg = d.is_negative();
     // |d| scaled to `scale` decimals, as digits, the integer part padded to `intg`.
-    let (digits, _) = d.abs().with_scale(s as i64).into_bigint_and_exponent();
+    // Values stored in a column already have its scale: no rescaling copy then.
+    let (digits, at) = d.as_bigint_and_scale();
+    let digits = if at == s as i64 {
+        digits
+    } else {
+        std::borrow::Cow::Owned(d.with_scale(s as i64).into_bigint_and_exponent().0)
+    };
+    let start = b.len();
+    if p <= 38 && s <= p {
+        // Fast path: the digits fit a u128 (10^38 < 2^128).
+        use bigdecimal::ToPrimitive;
+        if let Some(v) = digits.magnitude().to_u128() {
+            put_decimal_u128(b, v % 10u128.pow(p as u32), intg, s);
+            finish_decimal(b, start, neg);
+            return;
+        }
+    }
+    put_decimal_text(b, digits.magnitude(), p, s);
+    finish_decimal(b, start, neg);
+}
+
+/// [`put_decimal`]'s groups for any magnitude, through its decimal text.
+fn put_decimal_text(b: &mut Vec<u8>, digits: &bigdecimal::num_bigint::BigUint, p: usize, s: usize) {
+    let intg = p.saturating_sub(s);
     let text = digits.to_string();
     let text = if text.len() < p {
         format!("{}{}", "0".repeat(p - text.len()), text)
@@ -953,7 +978,6 @@ pub fn put_decimal(b: &mut Vec<u8>, d: &BigDecimal, precision: u8, scale: u8) {
         text[text.len() - p..].to_string()
     };
     let (int_digits, frac_digits) = text.as_bytes().split_at(intg);
-    let start = b.len();
     let num = |ds: &[u8]| ds.iter().fold(0u64, |n, c| n * 10 + (c - b'0') as u64);
     // Integer part: leading partial group, then groups of 9.
     let lead = intg % 9;
@@ -972,6 +996,41 @@ pub fn put_decimal(b: &mut Vec<u8>, d: &BigDecimal, precision: u8, scale: u8) {
     if trail > 0 {
         put_be(b, num(&frac_digits[full..]), DIG2BYTES[trail]);
     }
+}
+
+/// [`put_decimal`]'s groups for a magnitude `v` below 10^38 with `intg` integer and `s`
+/// fraction digits, computed arithmetically.
+fn put_decimal_u128(b: &mut Vec<u8>, v: u128, intg: usize, s: usize) {
+    const GROUP: u128 = 1_000_000_000;
+    let ten = |n: usize| 10u128.pow(n as u32);
+    let (mut int, frac) = (v / ten(s), v % ten(s));
+    // Integer part, most significant first: a partial group of intg % 9 digits, then
+    // groups of 9 (at most 38 digits: 4 full groups and a partial one).
+    let mut groups = [0u64; 5];
+    for g in groups.iter_mut().take(intg / 9) {
+        *g = (int % GROUP) as u64;
+        int /= GROUP;
+    }
+    let lead = intg % 9;
+    if lead > 0 {
+        put_be(b, (int % ten(lead)) as u64, DIG2BYTES[lead]);
+    }
+    for &g in groups[..intg / 9].iter().rev() {
+        put_be(b, g, 4);
+    }
+    // Fraction: groups of 9 from the left, then a trailing partial group.
+    let mut left = s;
+    while left >= 9 {
+        left -= 9;
+        put_be(b, ((frac / ten(left)) % GROUP) as u64, 4);
+    }
+    if left > 0 {
+        put_be(b, (frac % ten(left)) as u64, DIG2BYTES[left]);
+    }
+}
+
+/// Negative numbers have every bit inverted; the sign bit of the first byte is flipped.
+fn finish_decimal(b: &mut [u8], start: usize, neg: bool) {
     if neg {
         for x in &mut b[start..] {
             *x = !*x;

@@ -12,7 +12,7 @@
 use super::compare;
 use super::convert;
 use super::exec::{
-    ExecCx, ExecError, XResult, candidates, duplicate_error, lock_and_read, storage_err,
+    ExecCx, ExecError, Flow, XResult, duplicate_error, lock_and_read, storage_err, walk,
 };
 use super::plan::*;
 use super::types::SqlType;
@@ -465,21 +465,26 @@ fn find_rows(
     };
     let mut scratch = Vec::new();
     let mut out = Vec::new();
-    for (slot, key) in candidates(table, access, &[], cx)? {
-        let Some(row) = table.read_latest(&slot, me) else {
-            continue;
+    let mut visit = |slot: &Arc<crate::storage::row::RowSlot>,
+                     key: Option<&[u8]>,
+                     _: &mut Vec<Row>,
+                     cx: &mut ExecCx|
+     -> XResult<Flow> {
+        let Some(row) = table.read_latest(slot, me) else {
+            return Ok(Flow::Continue);
         };
-        if let (Some(k), Some(i)) = (&key, secondary)
-            && !table.entry_matches(i, k, &row, &slot, &mut scratch)
+        if let (Some(k), Some(i)) = (key, secondary)
+            && !table.entry_matches(i, k, &row, slot, &mut scratch)
         {
-            continue;
+            return Ok(Flow::Continue);
         }
         let tuple = [row.clone()];
-        if !cx.test(filter, &tuple)? {
-            continue;
+        if cx.test(filter, &tuple)? {
+            out.push((slot.clone(), key.map(Into::into), row));
         }
-        out.push((slot, key, row));
-    }
+        Ok(Flow::Continue)
+    };
+    walk(table, access, &mut Vec::new(), cx, &mut visit)?;
     Ok(out)
 }
 

@@ -418,66 +418,7 @@ fn as_ref_bound(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
     }
 }
 
-/// Candidate slots of a table access (with the index entry key for secondary indexes).
-pub fn candidates(
-    table: &Table,
-    access: &Access,
-    tuple: &[Row],
-    cx: &mut ExecCx,
-) -> Result<Vec<(Arc<RowSlot>, Option<crate::storage::table::Key>)>> {
-    let mut out = Vec::new();
-    match access {
-        Access::Scan { reverse } => {
-            out.extend(
-                table
-                    .scan_primary(Bound::Unbounded, Bound::Unbounded, *reverse)
-                    .map(|s| (s, None)),
-            );
-            cx.env.ctx.rec.reads.scan(*reverse, out.len() as u64);
-        }
-        Access::Index {
-            index,
-            ranges,
-            reverse,
-        } => {
-            if let Some(slot) = point_lookup(table, *index, ranges, tuple, cx)? {
-                out.extend(slot.map(|s| (s, None)));
-                return Ok(out);
-            }
-            let br = byte_ranges(table, *index, ranges, tuple, cx)?;
-            let br = br.unwrap_or_else(|| vec![(Bound::Unbounded, Bound::Unbounded)]);
-            let iter: Box<dyn Iterator<Item = &ByteRange>> = if *reverse {
-                Box::new(br.iter().rev())
-            } else {
-                Box::new(br.iter())
-            };
-            for (lo, hi) in iter {
-                let before = out.len();
-                match index {
-                    IndexRef::Primary => out.extend(
-                        table
-                            .scan_primary(as_ref_bound(lo), as_ref_bound(hi), *reverse)
-                            .map(|s| (s, None)),
-                    ),
-                    IndexRef::Secondary(i) => out.extend(
-                        table
-                            .scan_index(*i, as_ref_bound(lo), as_ref_bound(hi), *reverse)
-                            .map(|(k, s)| (s, Some(k))),
-                    ),
-                }
-                cx.env
-                    .ctx
-                    .rec
-                    .reads
-                    .range(*reverse, (out.len() - before) as u64);
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Visit the rows of a table access that `cx` can see, as (slot, row), stopping on Stop.
-/// Streaming variant of [`candidates`] for the plain-read fast path.
 fn for_each_visible(
     table: &Table,
     access: &Access,
@@ -488,7 +429,7 @@ fn for_each_visible(
 ) -> XResult<Flow> {
     let view = cx.view;
     let mut scratch = Vec::new();
-    let mut visit = |slot: &RowSlot,
+    let mut visit = |slot: &Arc<RowSlot>,
                      key: Option<&[u8]>,
                      tuple: &mut Vec<Row>,
                      cx: &mut ExecCx|
@@ -511,6 +452,23 @@ fn for_each_visible(
         tuple[level] = row;
         f(tuple, cx)
     };
+    walk(table, access, tuple, cx, &mut visit)
+}
+
+/// What [`walk`] hands each slot to: the slot, its index entry key (secondary indexes), the
+/// tuple under construction.
+pub type SlotFn<'a> =
+    dyn FnMut(&Arc<RowSlot>, Option<&[u8]>, &mut Vec<Row>, &mut ExecCx) -> XResult<Flow> + 'a;
+
+/// The slots of a table access in order, handed to `visit` one at a time until it says
+/// Stop; counts `Handler_read_*`.
+pub fn walk(
+    table: &Table,
+    access: &Access,
+    tuple: &mut Vec<Row>,
+    cx: &mut ExecCx,
+    visit: &mut SlotFn,
+) -> XResult<Flow> {
     // Steps of the scan or range under way, for `Handler_read_*` (see `observe::status`).
     let mut steps = 0u64;
     match access {
@@ -641,8 +599,22 @@ pub fn lock_and_read(
 
 // ----- select ------------------------------------------------------------------------------
 
+/// A row of `width` NULLs, shared per thread for the usual widths (it is never changed in
+/// place; outer joins tell it from real rows by pointer).
 fn null_row(width: usize) -> Row {
-    Arc::from(vec![Value::Null; width])
+    const SHARED: usize = 64;
+    thread_local! {
+        static NULLS: std::cell::RefCell<Vec<Row>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if width >= SHARED {
+        return Arc::from(vec![Value::Null; width]);
+    }
+    NULLS.with_borrow_mut(|rows| {
+        if rows.is_empty() {
+            rows.extend((0..SHARED).map(|w| Arc::from(vec![Value::Null; w])));
+        }
+        rows[width].clone()
+    })
 }
 
 struct Materialized {
@@ -717,17 +689,23 @@ fn join(
                     } => Some(*i),
                     _ => None,
                 };
-                let mut f = Flow::Continue;
-                for (slot, key) in candidates(table, access, tuple, cx)? {
-                    let mut check = |row: &Row, cx: &mut ExecCx| -> Result<bool> {
-                        let mut t = tuple.clone();
-                        t[level] = row.clone();
-                        Ok((!is_left || cx.test(&src.on, &t)?) && cx.test(&src.filter, &t)?)
-                    };
+                // Streamed: a LIMIT stops the range (the map's range iterator pins no epoch
+                // between steps, so a lock wait here holds nothing back).
+                let mut visit = |slot: &Arc<RowSlot>,
+                                 key: Option<&[u8]>,
+                                 tuple: &mut Vec<Row>,
+                                 cx: &mut ExecCx|
+                 -> XResult<Flow> {
+                    let mut check =
+                        |row: &Row, cx: &mut ExecCx| -> Result<bool> {
+                            tuple[level] = row.clone();
+                            Ok((!is_left || cx.test(&src.on, tuple)?)
+                                && cx.test(&src.filter, tuple)?)
+                        };
                     let Some(row) = lock_and_read(
                         table,
-                        &slot,
-                        key.as_deref(),
+                        slot,
+                        key,
                         secondary,
                         lc.mode,
                         Some(lc),
@@ -735,15 +713,12 @@ fn join(
                         cx,
                     )?
                     else {
-                        continue;
+                        return Ok(Flow::Continue);
                     };
                     tuple[level] = row;
-                    if next(tuple, cx)? == Flow::Stop {
-                        f = Flow::Stop;
-                        break;
-                    }
-                }
-                f
+                    next(tuple, cx)
+                };
+                walk(table, access, tuple, cx, &mut visit)?
             }
         },
     };

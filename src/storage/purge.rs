@@ -1,8 +1,11 @@
 //! Purge: dropping what no snapshot can see any more.
 //!
 //! Committing transactions (and rollbacks) queue the slots they touched, with their commit
-//! timestamp, in batches (one short mutex per transaction). A purge pass takes the items whose
-//! timestamp is at or below the oldest snapshot in use and, for each slot, under its mutex:
+//! timestamp, in batches (one short mutex per transaction). The queue is in commit order, nearly
+//! (transactions finalize in about the order they publish): a purge pass takes the items at its
+//! front whose timestamp is at or below the oldest snapshot in use — an item queued behind a
+//! newer one waits for it, so a pass never walks the items a long snapshot holds back — plus
+//! every rolled-back item, and for each slot, under its mutex:
 //!
 //! 1. prunes versions older than the newest one every snapshot can see;
 //! 2. removes the secondary index entries of dropped (and rolled-back) row images whose key no
@@ -23,6 +26,7 @@ use super::table::Table;
 use super::txn::TxnManager;
 use crate::sql::value::Row;
 use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -40,7 +44,10 @@ pub struct Item {
 
 #[derive(Default)]
 pub struct Purge {
-    queue: Mutex<Vec<Item>>,
+    /// Committed changes, in commit order nearly.
+    queue: Mutex<VecDeque<Item>>,
+    /// Rolled-back changes (`cts` 0), processable at once.
+    undone: Mutex<Vec<Item>>,
     /// Versions dropped and slots removed, for status counters.
     pub versions_purged: AtomicU64,
     pub slots_removed: AtomicU64,
@@ -48,31 +55,33 @@ pub struct Purge {
 }
 
 impl Purge {
-    pub fn push(&self, mut items: Vec<Item>) {
+    pub fn push(&self, items: Vec<Item>) {
         if items.is_empty() {
             return;
         }
-        self.queue.lock().append(&mut items);
+        if items.iter().all(|i| i.cts != 0) {
+            self.queue.lock().extend(items);
+            return;
+        }
+        let (undone, committed): (Vec<Item>, Vec<Item>) =
+            items.into_iter().partition(|i| i.cts == 0);
+        self.undone.lock().extend(undone);
+        self.queue.lock().extend(committed);
     }
 
     pub fn queue_len(&self) -> usize {
-        self.queue.lock().len()
+        self.queue.lock().len() + self.undone.lock().len()
     }
 
     /// One purge pass. Returns the number of items processed.
     pub fn run_once(&self, txns: &TxnManager) -> usize {
         let oldest = txns.oldest_snapshot();
-        let ready: Vec<Item> = {
+        let mut ready = std::mem::take(&mut *self.undone.lock());
+        {
             let mut q = self.queue.lock();
-            if q.is_empty() {
-                return 0;
-            }
-            let (ready, keep): (Vec<Item>, Vec<Item>) = std::mem::take(&mut *q)
-                .into_iter()
-                .partition(|i| i.cts <= oldest);
-            *q = keep;
-            ready
-        };
+            let n = q.iter().take_while(|i| i.cts <= oldest).count();
+            ready.extend(q.drain(..n));
+        }
         let n = ready.len();
         let mut scratch = (Vec::with_capacity(64), Vec::with_capacity(64));
         for item in ready {

@@ -305,3 +305,25 @@ fn filler_checksum_is_zero_with_its_patch() {
     }
     assert_eq!(f.event(0, 1, 4, 100, false).1, None);
 }
+
+/// The arithmetic path (precision ≤ 38) gives the same bytes as the decimal-text path.
+#[test]
+fn decimal_groups_agree_with_the_text_path() {
+    use bigdecimal::num_bigint::BigUint;
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for p in 1..=38usize {
+        for s in 0..=p.min(30) {
+            for _ in 0..20 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let v =
+                    (u128::from(x) << 64 | u128::from(x.rotate_left(17))) % 10u128.pow(p as u32);
+                let (mut fast, mut text) = (Vec::new(), Vec::new());
+                put_decimal_u128(&mut fast, v, p - s, s);
+                put_decimal_text(&mut text, &BigUint::from(v), p, s);
+                assert_eq!(fast, text, "DECIMAL({p},{s}) digits {v}");
+            }
+        }
+    }
+}
