@@ -731,7 +731,10 @@ fn run_admin_now(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
             }
             Ok(Outcome::ok())
         }
-        // Transactions are the session's.
+        // Transactions and DDL are the session's.
+        AdminStmt::CreateView(_) => {
+            Err(MyError::internal("CREATE VIEW outside the session").into())
+        }
         AdminStmt::Begin { .. }
         | AdminStmt::Commit { .. }
         | AdminStmt::Rollback { .. }
