@@ -189,7 +189,7 @@ pub enum AdminStmt {
     /// RESET MASTER [TO n]
     ResetMaster(Option<u64>),
     /// CREATE [OR REPLACE] VIEW / ALTER VIEW
-    CreateView(ViewSpec),
+    CreateView(Box<ViewSpec>),
 }
 
 /// `CREATE [OR REPLACE] [ALGORITHM = a] [DEFINER = user] [SQL SECURITY s] VIEW name
@@ -767,7 +767,7 @@ pub fn parse(text: &str) -> Result<Option<AdminStmt>> {
             if first != "DROP"
                 && let Some(spec) = view_spec(&mut p, first == "ALTER")?
             {
-                return Ok(Some(AdminStmt::CreateView(spec)));
+                return Ok(Some(AdminStmt::CreateView(Box::new(spec))));
             }
             if p.kw_at(1).as_deref() != Some("USER") {
                 return Ok(None);

@@ -151,6 +151,17 @@ pub fn resolve_table(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Tabl
         .ok_or_else(|| MyError::no_such_table(&d, name))
 }
 
+/// The table, or the view as a table of its columns (DESCRIBE, SHOW COLUMNS).
+pub fn table_or_view(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Table>> {
+    let view = resolve_db(ctx, db)
+        .ok()
+        .and_then(|d| ctx.server.storage.catalog.view(&d, name));
+    match view {
+        Some(v) => super::view::as_table(ctx, &v),
+        None => resolve_table(ctx, db, name),
+    }
+}
+
 /// `int NOT NULL DEFAULT '0'` as SHOW CREATE TABLE prints a column (MySQL 8 style).
 fn default_text(d: &ColumnDefault, ty: &SqlType) -> Option<String> {
     match d {
@@ -702,7 +713,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             table,
             filter,
         } => {
-            let t = resolve_table(ctx, table.0.as_deref(), &table.1)?;
+            let t = table_or_view(ctx, table.0.as_deref(), &table.1)?;
             columns(ctx, &t, *full, filter)
         }
         Show::Index { table, filter } => {

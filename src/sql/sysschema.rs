@@ -1,7 +1,7 @@
 //! Tables computed when they are read: `information_schema` (SCHEMATA, TABLES, COLUMNS,
 //! STATISTICS, PROCESSLIST, PROFILING, ENGINES, CHARACTER_SETS, COLLATIONS,
 //! COLLATION_CHARACTER_SET_APPLICABILITY, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, PARTITIONS,
-//! and — empty, for Quire keeps none of what they list — REFERENTIAL_CONSTRAINTS, VIEWS,
+//! VIEWS, and — empty, for Quire keeps none of what they list — REFERENTIAL_CONSTRAINTS,
 //! ROUTINES, TRIGGERS, EVENTS), `performance_schema`
 //! (events_statements_summary_by_digest, events_statements_history/current, threads,
 //! setup_consumers, setup_instruments, global/session_status, global/session_variables)

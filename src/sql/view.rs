@@ -148,7 +148,7 @@ pub fn create(ctx: &mut Ctx, spec: &ViewSpec) -> Result<Arc<ViewDef>> {
         }
     }
     // Planned in the view's database, as it will be expanded.
-    let saved = std::mem::replace(&mut ctx.db, Some(db.clone()));
+    let saved = ctx.db.replace(db.clone());
     let planned = ctx.plan_text(&select, &[], super::lexer::StatementKind::Select);
     ctx.db = saved;
     let prep = planned?;
@@ -213,11 +213,54 @@ pub fn create(ctx: &mut Ctx, spec: &ViewSpec) -> Result<Arc<ViewDef>> {
     }
 }
 
+/// The view's columns as a table definition (no rows), for DESCRIBE / SHOW COLUMNS: the
+/// names, types and nullability its SELECT gives now.
+pub fn as_table(ctx: &Ctx, v: &ViewDef) -> Result<Arc<crate::storage::table::Table>> {
+    use crate::storage::schema::{ColumnDef, TableDef};
+    let text = format!(
+        "SELECT * FROM {}.{}",
+        quote_ident(&v.db),
+        quote_ident(&v.name)
+    );
+    let prep = ctx.plan_text(&text, &[], super::lexer::StatementKind::Select)?;
+    let super::Planned::Select(plan) = &prep.planned else {
+        return Err(invalid(v));
+    };
+    let columns = plan
+        .columns
+        .iter()
+        .zip(&plan.types)
+        .map(|(m, ty)| {
+            let nullable = !m
+                .flags
+                .contains(mysql_common::constants::ColumnFlags::NOT_NULL_FLAG);
+            let mut c = ColumnDef::plain(&m.name, ty.clone(), nullable);
+            if nullable {
+                c.default = crate::storage::schema::ColumnDefault::Null;
+            }
+            c
+        })
+        .collect();
+    let def = TableDef {
+        db: v.db.clone(),
+        name: v.name.clone(),
+        columns,
+        primary: None,
+        indexes: Vec::new(),
+        engine: String::new(),
+        charset: super::types::Charset::Utf8mb4,
+        collation: super::types::Collation::DEFAULT,
+        comment: "VIEW".to_string(),
+        auto_increment_start: 1,
+    };
+    Ok(Arc::new(crate::storage::table::Table::new(def)))
+}
+
 /// Put a view from a checkpoint (its [`create_sql`] statement) into the catalog as it was,
 /// without planning its SELECT: its tables may be gone, as they were when it was written.
 pub fn load(catalog: &Catalog, sql: &str) -> std::result::Result<(), String> {
     let spec = match super::admin::parse(sql) {
-        Ok(Some(super::admin::AdminStmt::CreateView(s))) => s,
+        Ok(Some(super::admin::AdminStmt::CreateView(s))) => *s,
         Ok(_) => return Err(format!("not a view: `{sql}`")),
         Err(e) => return Err(format!("`{sql}`: {}", e.message)),
     };
@@ -522,7 +565,9 @@ impl Planner<'_> {
             let w = t.text(&text);
             match t.kind {
                 TokenKind::Ident => Some(w.to_string()),
-                TokenKind::QuotedIdent => Some(w[1..w.len() - 1].replace("``", "`")),
+                TokenKind::QuotedIdent => w
+                    .get(1..w.len().saturating_sub(1))
+                    .map(|n| n.replace("``", "`")),
                 _ => None,
             }
         };

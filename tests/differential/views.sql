@@ -178,3 +178,23 @@ DROP VIEW IF EXISTS fragile_view, cheap_active;
 SELECT TABLE_NAME FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE();
 DROP VIEW priced, product_category, product_category_all;
 SELECT TABLE_NAME FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE();
+
+-- writes through a view over a view; CASCADED and LOCAL check options
+CREATE VIEW recent_note AS SELECT id, body FROM open_note WHERE id > 3;
+UPDATE recent_note SET body = 'via two views' WHERE id = 4;
+INSERT INTO recent_note VALUES (50, 'fifty');
+SELECT * FROM recent_note;
+DELETE FROM recent_note WHERE id = 50;
+CREATE VIEW all_open AS SELECT id, body, done FROM note WHERE done = 0;
+CREATE VIEW casc_note AS SELECT id, body, done FROM all_open WHERE id < 100 WITH CASCADED CHECK OPTION;
+CREATE VIEW local_note AS SELECT id, body, done FROM all_open WHERE id < 100 WITH LOCAL CHECK OPTION;
+INSERT INTO casc_note VALUES (51, 'closed', 1);
+INSERT INTO casc_note VALUES (151, 'too big', 0);
+INSERT INTO casc_note VALUES (52, 'fits', 0);
+INSERT INTO local_note VALUES (53, 'closed', 1);
+INSERT INTO local_note VALUES (153, 'too big', 0);
+UPDATE casc_note SET done = 1 WHERE id = 52;
+UPDATE local_note SET done = 1 WHERE id = 52;
+SELECT id, body, done FROM note;
+SELECT TABLE_NAME, CHECK_OPTION, IS_UPDATABLE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE '%note%';
+SELECT o.id, a.done FROM open_note o JOIN all_open a ON a.id = o.id WHERE o.id < 3;
