@@ -585,8 +585,20 @@ impl Planner<'_> {
         let mut out = String::with_capacity(text.len() + 16);
         let mut last = 0;
         let mut i = 0;
+        // Per open parenthesis: whether it opens a subquery. Inside one, a bare name is the
+        // subquery's own column; only `alias.col` names the view's.
+        let mut parens: Vec<bool> = Vec::new();
         while i < toks.len() {
             let t = &toks[i];
+            if t.is_op(&text, "(") {
+                parens.push(toks.get(i + 1).is_some_and(|n| {
+                    let w = n.text(&text);
+                    w.eq_ignore_ascii_case("SELECT") || w.eq_ignore_ascii_case("WITH")
+                }));
+            } else if t.is_op(&text, ")") {
+                parens.pop();
+            }
+            let in_subquery = parens.iter().any(|&q| q);
             let after_dot = i > 0 && toks[i - 1].is_op(&text, ".");
             let dot_next = toks.get(i + 1).is_some_and(|n| n.is_op(&text, "."));
             let call = toks.get(i + 1).is_some_and(|n| n.is_op(&text, "("));
@@ -605,7 +617,7 @@ impl Planner<'_> {
                         None => (t.end, None),
                     }
                 }
-                Some(n) if !dot_next && !after_dot && !call => (t.end, column(&n)),
+                Some(n) if !dot_next && !after_dot && !call && !in_subquery => (t.end, column(&n)),
                 _ => (t.end, None),
             };
             if let Some(ci) = target {

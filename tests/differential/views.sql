@@ -198,3 +198,9 @@ UPDATE local_note SET done = 1 WHERE id = 52;
 SELECT id, body, done FROM note;
 SELECT TABLE_NAME, CHECK_OPTION, IS_UPDATABLE FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE '%note%';
 SELECT o.id, a.done FROM open_note o JOIN all_open a ON a.id = o.id WHERE o.id < 3;
+-- a subquery in a write through a view keeps its own columns
+CREATE TABLE tag (id INT PRIMARY KEY, note_id INT);
+INSERT INTO tag VALUES (1, 4), (2, 52);
+UPDATE open_note SET body = 'tagged' WHERE id IN (SELECT note_id FROM tag WHERE id > 0);
+DELETE FROM open_note WHERE EXISTS (SELECT 1 FROM tag WHERE tag.note_id = open_note.id AND tag.id = 2);
+SELECT id, body, done FROM note;
