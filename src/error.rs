@@ -200,6 +200,17 @@ pub mod code {
     pub const ER_ILLEGAL_VALUE_FOR_TYPE: u16 = 1367;
     pub const ER_CANNOT_USER: u16 = 1396;
     pub const ER_NON_INSERTABLE_TABLE: u16 = 1471;
+    pub const ER_WRONG_OBJECT: u16 = 1347;
+    pub const ER_NONUPDATEABLE_COLUMN: u16 = 1348;
+    pub const ER_VIEW_SELECT_VARIABLE: u16 = 1351;
+    pub const ER_VIEW_WRONG_LIST: u16 = 1353;
+    pub const ER_VIEW_INVALID: u16 = 1356;
+    pub const ER_VIEW_CHECK_FAILED: u16 = 1369;
+    pub const ER_VIEW_MULTIUPDATE: u16 = 1393;
+    pub const ER_VIEW_NO_INSERT_FIELD_LIST: u16 = 1394;
+    pub const ER_VIEW_DELETE_MERGE_VIEW: u16 = 1395;
+    pub const ER_VIEW_RECURSIVE: u16 = 1462;
+    pub const ER_FORBID_SCHEMA_CHANGE: u16 = 1450;
     pub const ER_WRONG_STRING_LENGTH: u16 = 1470;
     pub const ER_TOO_BIG_SCALE: u16 = 1425;
     pub const ER_TOO_BIG_PRECISION: u16 = 1426;

@@ -1752,3 +1752,97 @@ fn savepoints_and_multi_table_writes_survive_a_crash() {
     let h: Vec<i64> = c.query("SELECT v FROM sp.h ORDER BY v").unwrap();
     assert_eq!(h, vec![1, 3]);
 }
+
+/// The views of `vw` as the tests below leave them: SHOW FULL TABLES, what they read, a
+/// write through one (undone), and the view whose table is gone.
+fn check_views(c: &mut mysql::Conn, when: &str) {
+    let tables: Vec<(String, String)> = c.query("SHOW FULL TABLES FROM vw").unwrap();
+    let expect: Vec<(String, String)> = [
+        ("gone_v", "VIEW"),
+        ("open_t", "VIEW"),
+        ("sums", "VIEW"),
+        ("t", "BASE TABLE"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(tables, expect, "{when}");
+    let open: Vec<(i64, i64)> = c.query("SELECT * FROM vw.open_t ORDER BY id").unwrap();
+    assert_eq!(open, vec![(1, 10), (3, 30), (4, 40)], "{when}");
+    let sums: Vec<(i64, String)> = c.query("SELECT n, total FROM vw.sums").unwrap();
+    assert_eq!(sums, vec![(3, "80".to_string())], "{when}");
+    let e = c.query_drop("SELECT * FROM vw.gone_v").unwrap_err();
+    assert!(e.to_string().contains("1356"), "{when}: {e}");
+    // WITH CHECK OPTION is still there.
+    let e = c
+        .query_drop("UPDATE vw.open_t SET id = 2 WHERE id = 1")
+        .unwrap_err();
+    assert!(e.to_string().contains("1062"), "{when}: {e}");
+    let cols: Vec<(String, String)> = c
+        .query(
+            "SELECT TABLE_NAME, CHECK_OPTION FROM information_schema.VIEWS \
+             WHERE TABLE_SCHEMA = 'vw' ORDER BY TABLE_NAME",
+        )
+        .unwrap();
+    assert_eq!(
+        cols,
+        vec![
+            ("gone_v".to_string(), "NONE".to_string()),
+            ("open_t".to_string(), "CASCADED".to_string()),
+            ("sums".to_string(), "NONE".to_string())
+        ],
+        "{when}"
+    );
+}
+
+/// Views are catalog entries: CREATE, ALTER, RENAME and DROP VIEW survive kill -9 through
+/// the journal, and through a checkpoint — including a view whose table was dropped, which
+/// stays as it was (1356 when read) instead of failing start-up.
+#[test]
+fn views_survive_a_crash_through_journal_and_checkpoint() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    for sql in [
+        "CREATE DATABASE vw",
+        "CREATE TABLE vw.t (id INT PRIMARY KEY, a INT, done TINYINT NOT NULL DEFAULT 0)",
+        "INSERT INTO vw.t VALUES (1, 10, 0), (2, 20, 1), (3, 30, 0)",
+        // From no default database: `t` is the view's database's.
+        "CREATE VIEW vw.open_t AS SELECT id, a FROM t WHERE done = 0 WITH CHECK OPTION",
+        "CREATE VIEW vw.sums (n, total) AS SELECT COUNT(*), SUM(a) FROM vw.t",
+        "ALTER VIEW vw.sums (n, total) AS SELECT COUNT(*), SUM(a) FROM vw.t WHERE done = 0",
+        "INSERT INTO vw.open_t VALUES (4, 40)",
+        "CREATE TABLE vw.gone (x INT)",
+        "CREATE VIEW vw.gone_v AS SELECT x FROM vw.gone",
+        "DROP TABLE vw.gone",
+        "CREATE VIEW vw.tmp AS SELECT 1 AS one",
+        "RENAME TABLE vw.tmp TO vw.tmp2",
+        "DROP VIEW vw.tmp2",
+    ] {
+        c.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    check_views(&mut c, "before the crash");
+    drop(c);
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    check_views(&mut c, "journal replayed after kill -9");
+
+    // Into a checkpoint, then kill -9 again: the views come from the checkpoint.
+    let n = status(&mut c, "Quire_checkpoints");
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 1")
+        .unwrap();
+    c.query_drop("UPDATE vw.t SET a = a WHERE id = 1").unwrap();
+    wait_checkpoints(&mut c, n + 1);
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 0")
+        .unwrap();
+    drop(c);
+    server.crash_restart();
+    let note = recovery_note(&server);
+    assert!(note.contains("loaded quire_checkpoint."), "{note}");
+    let mut c = server.mysql_conn();
+    check_views(&mut c, "checkpoint after kill -9");
+    drop(c);
+    server.stop();
+}

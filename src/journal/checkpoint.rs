@@ -73,6 +73,9 @@
 //!                the CREATE TABLE statement (with AUTO_INCREMENT=…)
 //!   3  rows of the last table: row images back to back, every column present
 //!      (the encoding of rows events, `events::put_row_image`)
+//!   4  view:     its `CREATE OR REPLACE … VIEW db.name (columns) AS …` statement
+//!      (`sql::view::create_sql`); after every database's tables, since a view may read
+//!      another database's tables; loaded as it is, without checking its SELECT
 //!   0  end (length 0)
 //! u32 CRC32 of everything before it
 //! ```
@@ -105,6 +108,7 @@ const REC_END: u8 = 0;
 const REC_DATABASE: u8 = 1;
 const REC_TABLE: u8 = 2;
 const REC_ROWS: u8 = 3;
+const REC_VIEW: u8 = 4;
 /// Rows records are cut at about this size.
 const ROWS_CHUNK: usize = 1 << 20;
 
@@ -143,6 +147,7 @@ pub enum Record<'a> {
         sql: &'a str,
     },
     Rows(&'a [u8]),
+    View(&'a str),
 }
 
 /// A checkpoint read from disk and checked (checksum, structure).
@@ -236,6 +241,7 @@ impl Image {
                 Ok(Record::Table { db, name, sql })
             }
             REC_ROWS => Ok(Record::Rows(p)),
+            REC_VIEW => Ok(Record::View(text(p)?)),
             k => Err(format!("unknown record kind {k}")),
         }
     }
@@ -255,6 +261,7 @@ struct DbImage {
     charset: Charset,
     collation: Collation,
     tables: Vec<(Arc<Table>, u64)>,
+    views: Vec<Arc<crate::storage::schema::ViewDef>>,
 }
 
 fn capture(catalog: &Catalog) -> Vec<DbImage> {
@@ -273,6 +280,7 @@ fn capture(catalog: &Catalog) -> Vec<DbImage> {
                 .values()
                 .map(|t| (t.clone(), t.peek_auto_inc()))
                 .collect(),
+            views: d.views.read().values().cloned().collect(),
         })
         .collect()
 }
@@ -405,6 +413,10 @@ fn write_file(
                 buf.clear();
             }
         }
+    }
+    for v in dbs.iter().flat_map(|d| &d.views) {
+        let sql = crate::sql::view::create_sql(v, true);
+        out.record(REC_VIEW, &[sql.as_bytes()])?;
     }
     out.record(REC_END, &[])?;
     let f = out.finish()?;

@@ -397,6 +397,7 @@ impl Replay {
                     let present = vec![true; types.len()];
                     tables.push((t, types, present));
                 }
+                Record::View(sql) => crate::sql::view::load(&self.server.storage.catalog, sql)?,
                 Record::Rows(bytes) => {
                     if tables.is_empty() {
                         return Err("rows before any table".to_string());

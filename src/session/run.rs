@@ -870,6 +870,15 @@ impl Ctx {
                     Outcome::ok()
                 }
                 AdminStmt::PurgeLogs(target) => self.purge_binary_logs(target)?,
+                AdminStmt::CreateView(spec) => {
+                    self.commit().await?;
+                    let server = self.server.clone();
+                    let _gate = server.ddl_gate.read().await;
+                    let v = crate::sql::view::create(self, spec)?;
+                    self.journal_ddl(&crate::sql::view::create_sql(&v, true))
+                        .await?;
+                    Outcome::ok()
+                }
                 AdminStmt::ResetMaster(to) => {
                     self.commit().await?;
                     self.reset_master(*to).await?;
@@ -1165,6 +1174,9 @@ impl Ctx {
                             return Err(MyError::not_supported("DROP TEMPORARY TABLE"));
                         }
                         ddl::drop_tables(self, names, *if_exists).await
+                    }
+                    ast::ObjectType::View => {
+                        crate::sql::view::drop(self, names, *if_exists).map(|_| Outcome::ok())
                     }
                     ast::ObjectType::Database | ast::ObjectType::Schema => {
                         let mut out = Outcome::ok();

@@ -54,6 +54,7 @@ pub enum Show {
         filter: Filter,
     },
     CreateTable((Option<String>, String)),
+    CreateView((Option<String>, String)),
     CreateDatabase {
         if_not_exists: bool,
         db: String,
@@ -187,6 +188,24 @@ pub enum AdminStmt {
     PurgeLogs(PurgeTarget),
     /// RESET MASTER [TO n]
     ResetMaster(Option<u64>),
+    /// CREATE [OR REPLACE] VIEW / ALTER VIEW
+    CreateView(Box<ViewSpec>),
+}
+
+/// `CREATE [OR REPLACE] [ALGORITHM = a] [DEFINER = user] [SQL SECURITY s] VIEW name
+/// [(columns)] AS select [WITH [CASCADED | LOCAL] CHECK OPTION]`, or `ALTER …` the same.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewSpec {
+    pub alter: bool,
+    pub or_replace: bool,
+    pub algorithm: Option<String>,
+    pub definer: Option<(String, String)>,
+    pub security: Option<String>,
+    pub name: (Option<String>, String),
+    pub columns: Option<Vec<String>>,
+    /// The SELECT's text as written.
+    pub select: String,
+    pub check: crate::storage::schema::CheckOption,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -410,6 +429,110 @@ impl<'a> P<'a> {
             Ok(None)
         }
     }
+}
+
+/// CREATE/ALTER VIEW (see [`ViewSpec`]); `None`, with the position back at the start, when
+/// the statement is not about a view.
+fn view_spec(p: &mut P, alter: bool) -> Result<Option<ViewSpec>> {
+    use crate::storage::schema::CheckOption;
+    p.pos = 1;
+    let mut or_replace = false;
+    if !alter && p.eat("OR") {
+        if !p.eat("REPLACE") {
+            p.pos = 0;
+            return Ok(None);
+        }
+        or_replace = true;
+    }
+    let (mut algorithm, mut definer, mut security) = (None, None, None);
+    if p.eat("ALGORITHM") {
+        p.eat_tok(&Token::Eq);
+        let a = p.ident()?.to_ascii_uppercase();
+        if !matches!(a.as_str(), "UNDEFINED" | "MERGE" | "TEMPTABLE") {
+            p.pos -= 1;
+            return Err(p.error());
+        }
+        algorithm = Some(a);
+    }
+    if p.eat("DEFINER") {
+        p.eat_tok(&Token::Eq);
+        definer = Some(p.user()?);
+    }
+    if p.eat("SQL") {
+        p.expect("SECURITY")?;
+        let s = p.ident()?.to_ascii_uppercase();
+        if !matches!(s.as_str(), "DEFINER" | "INVOKER") {
+            p.pos -= 1;
+            return Err(p.error());
+        }
+        security = Some(s);
+    }
+    if !p.eat("VIEW") {
+        if algorithm.is_some() || definer.is_some() || security.is_some() || or_replace {
+            return Err(p.error());
+        }
+        p.pos = 0;
+        return Ok(None);
+    }
+    let name = p.table_name()?;
+    let mut columns = None;
+    if p.eat_tok(&Token::LParen) {
+        let mut cols = vec![p.ident()?];
+        while p.eat_tok(&Token::Comma) {
+            cols.push(p.ident()?);
+        }
+        if !p.eat_tok(&Token::RParen) {
+            return Err(p.error());
+        }
+        columns = Some(cols);
+    }
+    p.expect("AS")?;
+    let start = p.offset();
+    // WITH [CASCADED | LOCAL] CHECK OPTION ends the statement.
+    let mut end_tok = p.toks.len();
+    while end_tok > p.pos && p.toks[end_tok - 1].token == Token::SemiColon {
+        end_tok -= 1;
+    }
+    let word_at = |i: usize| p.toks.get(i).and_then(|t| upper(&t.token));
+    let mut check = CheckOption::None;
+    if end_tok >= p.pos + 3
+        && word_at(end_tok - 1).as_deref() == Some("OPTION")
+        && word_at(end_tok - 2).as_deref() == Some("CHECK")
+    {
+        let (kind, with_at) = match word_at(end_tok - 3).as_deref() {
+            Some("CASCADED") => (CheckOption::Cascaded, end_tok - 4),
+            Some("LOCAL") => (CheckOption::Local, end_tok - 4),
+            _ => (CheckOption::Cascaded, end_tok - 3),
+        };
+        if with_at >= p.pos && word_at(with_at).as_deref() == Some("WITH") {
+            check = kind;
+            end_tok = with_at;
+        }
+    }
+    let end = if end_tok < p.toks.len() {
+        let saved = p.pos;
+        p.pos = end_tok;
+        let off = p.offset();
+        p.pos = saved;
+        off
+    } else {
+        p.text.len()
+    };
+    let select = p.text.get(start..end).unwrap_or("").trim().to_string();
+    if select.is_empty() {
+        return Err(p.error());
+    }
+    Ok(Some(ViewSpec {
+        alter,
+        or_replace,
+        algorithm,
+        definer,
+        security,
+        name,
+        columns,
+        select,
+        check,
+    }))
 }
 
 /// Parse `text` if it is one of the statements this module owns.
@@ -641,6 +764,11 @@ pub fn parse(text: &str) -> Result<Option<AdminStmt>> {
             AdminStmt::Kill { query_only, id }
         }
         "CREATE" | "ALTER" | "DROP" => {
+            if first != "DROP"
+                && let Some(spec) = view_spec(&mut p, first == "ALTER")?
+            {
+                return Ok(Some(AdminStmt::CreateView(Box::new(spec))));
+            }
             if p.kw_at(1).as_deref() != Some("USER") {
                 return Ok(None);
             }
@@ -945,7 +1073,7 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
                 let (user, host) = p.user()?;
                 Show::CreateUser { user, host }
             } else if p.eat("VIEW") {
-                return Err(MyError::not_supported("SHOW CREATE VIEW"));
+                Show::CreateView(p.table_name()?)
             } else {
                 return Err(p.error());
             }

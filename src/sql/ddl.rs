@@ -36,7 +36,7 @@ fn ident(i: &ast::Ident) -> String {
     i.value.clone()
 }
 
-fn check_name(kind: u16, name: &str) -> Result<()> {
+pub(crate) fn check_name(kind: u16, name: &str) -> Result<()> {
     if name.is_empty() || name.len() > 64 || name.ends_with(' ') {
         let what = if kind == code::ER_WRONG_DB_NAME {
             "database"
@@ -1222,7 +1222,7 @@ pub async fn rename_tables(
         let mut there = |db: &str, n: &str| {
             *exists
                 .entry((db.to_string(), n.to_string()))
-                .or_insert_with(|| catalog.table(db, n).is_some())
+                .or_insert_with(|| catalog.table(db, n).is_some() || catalog.view(db, n).is_some())
         };
         if !there(&fdb, &fname) {
             return Err(MyError::no_such_table(&fdb, &fname));
@@ -1238,11 +1238,24 @@ pub async fn rename_tables(
                 ),
             ));
         }
+        if fdb != tdb && catalog.view(&fdb, &fname).is_some() {
+            return Err(MyError::new(
+                code::ER_FORBID_SCHEMA_CHANGE,
+                format!("Changing schema from '{fdb}' to '{tdb}' is not allowed."),
+            ));
+        }
         exists.insert((fdb.clone(), fname.clone()), false);
         exists.insert((tdb.clone(), tname.clone()), true);
         resolved.push((fdb, fname, tdb, tname));
     }
     for (fdb, fname, tdb, tname) in resolved {
+        // A view is renamed in place (its SELECT names its tables, not itself).
+        if let Some(v) = catalog.view(&fdb, &fname) {
+            if !catalog.rename_view(&v, &tname) {
+                return Err(MyError::table_exists(&tname));
+            }
+            continue;
+        }
         let table = catalog
             .table(&fdb, &fname)
             .ok_or_else(|| MyError::no_such_table(&fdb, &fname))?;

@@ -283,6 +283,7 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
             )?;
         }
         let row: Row = Arc::from(row);
+        view_checks(&plan.checks, &row, cx)?;
         insert_one(plan, table, row, cx, &mut res, &mut dups)?;
     }
     // MySQL reports the counts for multi-row and INSERT … SELECT statements only.
@@ -297,6 +298,19 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         ));
     }
     Ok(res)
+}
+
+/// WITH CHECK OPTION: the row written through a view must be one the view shows (1369).
+fn view_checks(checks: &[(super::expr::Expr, String)], row: &Row, cx: &mut ExecCx) -> Result<()> {
+    for (e, view) in checks {
+        if e.eval_bool(std::slice::from_ref(row), &mut cx.env)? != Some(true) {
+            return Err(MyError::new(
+                crate::error::code::ER_VIEW_CHECK_FAILED,
+                format!("CHECK OPTION failed '{view}'"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Bound on REPLACE's delete-and-retry loop (one per unique index, plus slack).
@@ -578,6 +592,9 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         matched += 1;
         let mut tuple = [row.clone()];
         let new = assign(table, &plan.assignments, &mut tuple, 0, matched, strict, cx)?;
+        if !plan.checks.is_empty() {
+            view_checks(&plan.checks, &Arc::from(new.clone()), cx)?;
+        }
         if change_row(table, &slot, &row, new, &assigned, cx)? {
             changed += 1;
         }

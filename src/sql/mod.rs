@@ -47,6 +47,7 @@ pub mod temporal;
 pub mod types;
 pub mod utility;
 pub mod value;
+pub mod view;
 
 use plan::{DeletePlan, InsertPlan, SelectPlan, UpdatePlan};
 use types::{ColumnMeta, SqlType};
@@ -251,7 +252,8 @@ impl Prepared {
             Show::TableStatus { .. } => Stat::ComShowTableStatus,
             Show::Columns { .. } => Stat::ComShowFields,
             Show::Index { .. } => Stat::ComShowKeys,
-            Show::CreateTable(_) => Stat::ComShowCreateTable,
+            // MySQL counts SHOW CREATE VIEW as a SHOW CREATE TABLE.
+            Show::CreateTable(_) | Show::CreateView(_) => Stat::ComShowCreateTable,
             Show::CreateDatabase { .. } => Stat::ComShowCreateDb,
             Show::CreateUser { .. } => Stat::ComShowCreateUser,
             Show::Warnings {

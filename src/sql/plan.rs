@@ -264,6 +264,9 @@ pub struct InsertPlan {
     pub on_dup: Vec<(usize, Expr)>,
     pub ignore: bool,
     pub replace: bool,
+    /// WITH CHECK OPTION of the views it was written through: what each row must meet, and
+    /// the view (`db.name`) for the error.
+    pub checks: Vec<(Expr, String)>,
 }
 
 pub struct UpdatePlan {
@@ -274,6 +277,8 @@ pub struct UpdatePlan {
     pub order: Vec<SortKey>,
     pub limit: Option<Expr>,
     pub ignore: bool,
+    /// As [`InsertPlan::checks`], for the new row.
+    pub checks: Vec<(Expr, String)>,
 }
 
 pub struct DeletePlan {

@@ -122,7 +122,12 @@ impl Planner<'_> {
         if ins.returning.is_some() || ins.partitioned.is_some() || !ins.after_columns.is_empty() {
             return Err(MyError::not_supported("this INSERT syntax"));
         }
+        if let Some(v) = self.view_named(name)? {
+            let base = self.view_insert(&v, ins)?;
+            return self.through_view(|| self.plan_insert(&base, params));
+        }
         let (_db, table) = self.resolve_table(name)?;
+        let checks = self.view_checks_for(&table, params)?;
         let def = &table.def;
         let mut columns: Vec<usize> = Vec::new();
         let col_names: Vec<String> = if !ins.assignments.is_empty() {
@@ -252,6 +257,7 @@ impl Planner<'_> {
             on_dup,
             ignore: ins.ignore,
             replace: ins.replace_into,
+            checks,
         })
     }
 
@@ -491,7 +497,53 @@ impl Planner<'_> {
     }
 
     /// UPDATE of one table, or of several (a join).
+    /// Plan the statement a write through a view became (bounded: views over views).
+    fn through_view<T>(&self, plan: impl FnOnce() -> Result<T>) -> Result<T> {
+        let depth = self.view_write_depth.get();
+        if depth >= super::view::VIEW_DEPTH_MAX {
+            return Err(MyError::new(
+                code::ER_VIEW_RECURSIVE,
+                "A view write goes through too many views (view recursion)",
+            ));
+        }
+        self.view_write_depth.set(depth + 1);
+        let r = plan();
+        self.view_write_depth.set(depth);
+        r
+    }
+
+    /// The WITH CHECK OPTION conditions noted by the views a write came through, bound over
+    /// `table`'s row, with the view each comes from.
+    fn view_checks_for(
+        &self,
+        table: &crate::storage::table::Table,
+        params: &[ParamInfo],
+    ) -> Result<Vec<(super::expr::Expr, String)>> {
+        let mut out = Vec::new();
+        for c in self.view_checks.take() {
+            let scope = Self::scope_of(table, &c.alias);
+            let mut b = Binder::new(&scope, params);
+            b.planner = Some(self);
+            b.context = "where clause";
+            out.push((b.bind(&c.expr)?.expr, c.view));
+            self.note_param_count(b.param_count);
+        }
+        self.view_check_cascade.set(false);
+        Ok(out)
+    }
+
+    fn note_param_count(&self, n: usize) {
+        self.param_count.set(self.param_count.get().max(n));
+    }
+
     pub fn plan_update_stmt(&self, upd: &ast::Update, params: &[ParamInfo]) -> Result<Planned> {
+        if upd.table.joins.is_empty()
+            && let ast::TableFactor::Table { name, .. } = &upd.table.relation
+            && let Some(v) = self.view_named(name)?
+        {
+            let base = self.view_update(&v, upd)?;
+            return self.through_view(|| self.plan_update_stmt(&base, params));
+        }
         if upd.table.joins.is_empty() && upd.from.is_none() {
             return Ok(Planned::Update(self.plan_update(upd, params)?));
         }
@@ -516,6 +568,13 @@ impl Planner<'_> {
                     if let [twj] = from.as_slice()
                         && twj.joins.is_empty()
                     {
+                        if let ast::TableFactor::Table { name, alias, .. } = &twj.relation
+                            && let Some(v) = self.view_named(name)?
+                        {
+                            let alias = alias.as_ref().map(|a| a.name.value.clone());
+                            let base = self.view_delete(&v, del, alias)?;
+                            return self.through_view(|| self.plan_delete_stmt(&base, params));
+                        }
                         return Ok(Planned::Delete(self.plan_delete(del, params)?));
                     }
                     return Err(MyError::parse("", 1));
@@ -573,6 +632,7 @@ impl Planner<'_> {
             return Err(MyError::not_supported("UPDATE … FROM"));
         }
         let (table, alias) = self.single_table(&upd.table)?;
+        let checks = self.view_checks_for(&table, params)?;
         let scope = Self::scope_of(&table, &alias);
         let (access, filter, order) = self.where_and_order(
             &table,
@@ -617,6 +677,7 @@ impl Planner<'_> {
             order,
             limit,
             ignore: false,
+            checks,
         })
     }
 

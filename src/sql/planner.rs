@@ -58,6 +58,25 @@ pub struct Planner<'a> {
     pub session: Option<&'a crate::session::Ctx>,
     /// The session's time zone offset (the log tables' TIMESTAMPs are shown in it).
     pub tz_offset_s: i32,
+    /// The views being expanded, innermost last: names in their SELECTs resolve in the
+    /// innermost one's database, and its select-list items are named after its text.
+    pub views: RefCell<Vec<Arc<crate::storage::schema::ViewDef>>>,
+    /// WITH CHECK OPTION conditions of the views a write goes through (see `super::view`),
+    /// for the base table's plan to take.
+    pub view_checks: RefCell<Vec<ViewCheck>>,
+    /// A CASCADED check option above: every view below checks its WHERE too.
+    pub view_check_cascade: Cell<bool>,
+    /// How many views the write being planned went through.
+    pub view_write_depth: Cell<usize>,
+}
+
+/// A condition a row written through a view WITH CHECK OPTION must meet.
+pub struct ViewCheck {
+    /// Over the columns of the table (or view) below, named through `alias`.
+    pub expr: ast::Expr,
+    pub alias: String,
+    /// `db.view`, for the error.
+    pub view: String,
 }
 
 /// Metadata flags of a table column, as column definitions report them.
@@ -135,6 +154,19 @@ impl<'a> Planner<'a> {
             log_tables: None,
             session: None,
             tz_offset_s: 0,
+            views: RefCell::new(Vec::new()),
+            view_checks: RefCell::new(Vec::new()),
+            view_check_cascade: Cell::new(false),
+            view_write_depth: Cell::new(0),
+        }
+    }
+
+    /// Where unqualified table names resolve: the database of the view being expanded, else
+    /// the session's.
+    pub fn default_db(&self) -> Option<String> {
+        match self.views.borrow().last() {
+            Some(v) => Some(v.db.clone()),
+            None => self.db.map(str::to_string),
         }
     }
 
@@ -145,7 +177,7 @@ impl<'a> Planner<'a> {
 
     pub fn resolve_table(&self, name: &ast::ObjectName) -> Result<(String, Arc<Table>)> {
         let (db, t) = object_name(name)?;
-        let db = match db.or_else(|| self.db.map(str::to_string)) {
+        let db = match db.or_else(|| self.default_db()) {
             Some(d) => d,
             None => return Err(MyError::no_db()),
         };
@@ -169,7 +201,7 @@ impl<'a> Planner<'a> {
     fn computed_table(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<Table>)>> {
         use crate::observe::logtable::{self, LogTable};
         let (db, t) = object_name(name)?;
-        let Some(db) = db.or_else(|| self.db.map(str::to_string)) else {
+        let Some(db) = db.or_else(|| self.default_db()) else {
             return Ok(None);
         };
         let (db, def, rows) =
@@ -247,6 +279,28 @@ impl<'a> Planner<'a> {
                 if !partitions.is_empty() {
                     return Err(MyError::not_supported("PARTITION"));
                 }
+                if let Some(v) = self.view_named(name)? {
+                    if !index_hints.is_empty() {
+                        return Err(MyError::new(
+                            code::ER_KEY_DOES_NOT_EXITS,
+                            format!(
+                                "Key '{}' doesn't exist in table '{}'",
+                                index_hints[0]
+                                    .index_names
+                                    .first()
+                                    .map(|i| i.value.as_str())
+                                    .unwrap_or(""),
+                                v.name
+                            ),
+                        ));
+                    }
+                    let alias = alias
+                        .as_ref()
+                        .map(|a| ident(&a.name))
+                        .unwrap_or_else(|| v.name.clone());
+                    let plan = self.isolated(|| self.plan_view(&v, params))?;
+                    return Self::derived_item(plan, alias, join, on_ast, &v.db, &v.name);
+                }
                 let (db, table) = match self.computed_table(name)? {
                     Some(t) => t,
                     None => self.resolve_table(name)?,
@@ -314,64 +368,81 @@ impl<'a> Planner<'a> {
                         "Every derived table must have its own alias",
                     )
                 })?;
-                // A derived table cannot see the enclosing blocks' columns (no LATERAL).
-                let outer = self.outer.take();
-                let outer_max = self.outer_max_src.take();
-                let min_ref = self.outer_min_ref.replace(usize::MAX);
-                let planned = self.plan_query(subquery, params, None);
-                *self.outer.borrow_mut() = outer;
-                *self.outer_max_src.borrow_mut() = outer_max;
-                self.outer_min_ref.set(min_ref);
-                let plan = planned?;
-                for (i, m) in plan.columns.iter().enumerate() {
-                    if plan.columns[..i]
-                        .iter()
-                        .any(|o| o.name.eq_ignore_ascii_case(&m.name))
-                    {
-                        return Err(MyError::new(
-                            code::ER_DUP_FIELDNAME,
-                            format!("Duplicate column name '{}'", m.name),
-                        ));
-                    }
-                }
-                let columns = plan
-                    .columns
-                    .iter()
-                    .zip(&plan.types)
-                    .map(|(m, t)| ScopeCol {
-                        name: m.name.clone(),
-                        ty: t.clone(),
-                        nullable: !m.flags.contains(ColumnFlags::NOT_NULL_FLAG),
-                        flags: 0,
-                    })
-                    .collect::<Vec<_>>();
-                let width = columns.len();
-                Ok(FromItem {
-                    source: Source {
-                        kind: SourceKind::Derived(Box::new(plan)),
-                        alias: alias.clone(),
-                        width,
-                        join,
-                        on: None,
-                        filter: None,
-                    },
-                    scope: ScopeSource {
-                        qualified_only: false,
-                        pk: Vec::new(),
-                        alias,
-                        db: String::new(),
-                        table: String::new(),
-                        columns,
-                    },
-                    allowed: None,
-                    on_ast,
-                })
+                let plan = self.isolated(|| self.plan_query(subquery, params, None))?;
+                Self::derived_item(plan, alias, join, on_ast, "", "")
             }
             ast::TableFactor::NestedJoin { .. } => {
                 Err(MyError::not_supported("parenthesized joins"))
             }
             other => Err(MyError::not_supported(format!("FROM {other}"))),
         }
+    }
+
+    /// Plan a derived table or view: it cannot see the enclosing blocks' columns (no
+    /// LATERAL).
+    fn isolated<T>(&self, plan: impl FnOnce() -> Result<T>) -> Result<T> {
+        let outer = self.outer.take();
+        let outer_max = self.outer_max_src.take();
+        let min_ref = self.outer_min_ref.replace(usize::MAX);
+        let planned = plan();
+        *self.outer.borrow_mut() = outer;
+        *self.outer_max_src.borrow_mut() = outer_max;
+        self.outer_min_ref.set(min_ref);
+        planned
+    }
+
+    /// The FROM item of a derived table or view planned as `plan`; `db`/`table` name a view.
+    fn derived_item(
+        plan: SelectPlan,
+        alias: String,
+        join: JoinKind,
+        on_ast: Option<ast::Expr>,
+        db: &str,
+        table: &str,
+    ) -> Result<FromItem> {
+        for (i, m) in plan.columns.iter().enumerate() {
+            if plan.columns[..i]
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&m.name))
+            {
+                return Err(MyError::new(
+                    code::ER_DUP_FIELDNAME,
+                    format!("Duplicate column name '{}'", m.name),
+                ));
+            }
+        }
+        let columns = plan
+            .columns
+            .iter()
+            .zip(&plan.types)
+            .map(|(m, t)| ScopeCol {
+                name: m.name.clone(),
+                ty: t.clone(),
+                nullable: !m.flags.contains(ColumnFlags::NOT_NULL_FLAG),
+                flags: 0,
+            })
+            .collect::<Vec<_>>();
+        let width = columns.len();
+        Ok(FromItem {
+            source: Source {
+                kind: SourceKind::Derived(Box::new(plan)),
+                alias: alias.clone(),
+                width,
+                join,
+                on: None,
+                filter: None,
+            },
+            scope: ScopeSource {
+                qualified_only: false,
+                pk: Vec::new(),
+                alias,
+                db: db.to_string(),
+                table: table.to_string(),
+                columns,
+            },
+            allowed: None,
+            on_ast,
+        })
     }
 
     fn from_clause(
@@ -815,7 +886,10 @@ impl<'a> Planner<'a> {
         let is_agg = !group_exprs.is_empty() || proj_has_agg || having_has_agg || order_has_agg;
 
         // Item texts for naming.
-        let item_texts = select_item_texts(self.text, &sel.select_token.0.span);
+        let item_texts = match self.views.borrow().last() {
+            Some(v) => select_item_texts(&v.select, &sel.select_token.0.span),
+            None => select_item_texts(self.text, &sel.select_token.0.span),
+        };
 
         let mut agg_ctx = None;
         if is_agg {

@@ -151,6 +151,17 @@ pub fn resolve_table(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Tabl
         .ok_or_else(|| MyError::no_such_table(&d, name))
 }
 
+/// The table, or the view as a table of its columns (DESCRIBE, SHOW COLUMNS).
+pub fn table_or_view(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Table>> {
+    let view = resolve_db(ctx, db)
+        .ok()
+        .and_then(|d| ctx.server.storage.catalog.view(&d, name));
+    match view {
+        Some(v) => super::view::as_table(ctx, &v),
+        None => resolve_table(ctx, db, name),
+    }
+}
+
 /// `int NOT NULL DEFAULT '0'` as SHOW CREATE TABLE prints a column (MySQL 8 style).
 fn default_text(d: &ColumnDefault, ty: &SqlType) -> Option<String> {
     match d {
@@ -543,6 +554,30 @@ pub fn variable_rows(ctx: &Ctx, global: bool) -> Vec<Vec<Value>> {
         .collect()
 }
 
+/// SHOW CREATE VIEW's row: the view, its CREATE statement, the character set and collation
+/// it was made under (Quire's connection defaults).
+fn show_create_view(ctx: &mut Ctx, v: &crate::storage::schema::ViewDef) -> XResult<Outcome> {
+    let sql = super::view::create_sql(v, false);
+    let rows = vec![vec![
+        s(&v.name),
+        Value::from_string(sql),
+        s("utf8mb4"),
+        s("utf8mb4_0900_ai_ci"),
+    ]];
+    result(
+        ctx,
+        vec![
+            vc("View", 64),
+            vc("Create View", 1024),
+            vc("character_set_client", 32),
+            vc("collation_connection", 32),
+        ],
+        rows,
+        &Filter::None,
+        0,
+    )
+}
+
 pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
     match show {
         Show::Variables { global, filter } => {
@@ -589,21 +624,29 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
         }
         Show::Tables { full, db, filter } => {
             let d = resolve_db(ctx, db.as_deref())?;
-            let (names, kind) = match super::sysschema::table_names(&d) {
-                Some((names, kind)) => (names.iter().map(|n| n.to_string()).collect(), kind),
+            let names: Vec<(String, &str)> = match super::sysschema::table_names(&d) {
+                Some((names, kind)) => names.iter().map(|n| (n.to_string(), kind)).collect(),
                 None => {
-                    let mut names = ctx
-                        .server
-                        .storage
-                        .catalog
-                        .database(&d)
+                    let db = ctx.server.storage.catalog.database(&d);
+                    let mut names: Vec<(String, &str)> = db
+                        .as_ref()
                         .map(|x| x.table_names())
-                        .unwrap_or_default();
-                    if d.eq_ignore_ascii_case("mysql") {
-                        names.extend(LogTable::ALL.iter().map(|t| t.name().to_string()));
-                        names.sort();
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|n| (n, "BASE TABLE"))
+                        .collect();
+                    if let Some(db) = &db {
+                        names.extend(db.view_names().into_iter().map(|n| (n, "VIEW")));
                     }
-                    (names, "BASE TABLE")
+                    if d.eq_ignore_ascii_case("mysql") {
+                        names.extend(
+                            LogTable::ALL
+                                .iter()
+                                .map(|t| (t.name().to_string(), "BASE TABLE")),
+                        );
+                    }
+                    names.sort();
+                    names
                 }
             };
             let header = match filter {
@@ -616,7 +659,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             }
             let rows = names
                 .into_iter()
-                .map(|n| {
+                .map(|(n, kind)| {
                     let mut r = vec![Value::from_string(n)];
                     if *full {
                         r.push(s(kind));
@@ -670,7 +713,7 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             table,
             filter,
         } => {
-            let t = resolve_table(ctx, table.0.as_deref(), &table.1)?;
+            let t = table_or_view(ctx, table.0.as_deref(), &table.1)?;
             columns(ctx, &t, *full, filter)
         }
         Show::Index { table, filter } => {
@@ -695,7 +738,26 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
             let rows = index_rows(&t);
             result(ctx, cols, rows, filter, 2)
         }
+        Show::CreateView((db, name)) => {
+            let d = resolve_db(ctx, db.as_deref())?;
+            match ctx.server.storage.catalog.view(&d, name) {
+                Some(v) => show_create_view(ctx, &v),
+                None => {
+                    resolve_table(ctx, db.as_deref(), name)?;
+                    Err(
+                        MyError::new(code::ER_WRONG_OBJECT, format!("'{d}.{name}' is not VIEW"))
+                            .into(),
+                    )
+                }
+            }
+        }
         Show::CreateTable((db, name)) => {
+            // SHOW CREATE TABLE of a view shows the view (as MySQL).
+            if let Ok(d) = resolve_db(ctx, db.as_deref())
+                && let Some(v) = ctx.server.storage.catalog.view(&d, name)
+            {
+                return show_create_view(ctx, &v);
+            }
             let t = resolve_table(ctx, db.as_deref(), name)?;
             let sql = create_table_sql(&t.def, t.peek_auto_inc());
             let rows = vec![vec![s(t.name()), Value::from_string(sql)]];

@@ -1,7 +1,7 @@
 //! Tables computed when they are read: `information_schema` (SCHEMATA, TABLES, COLUMNS,
 //! STATISTICS, PROCESSLIST, PROFILING, ENGINES, CHARACTER_SETS, COLLATIONS,
 //! COLLATION_CHARACTER_SET_APPLICABILITY, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, PARTITIONS,
-//! and — empty, for Quire keeps none of what they list — REFERENTIAL_CONSTRAINTS, VIEWS,
+//! VIEWS, and — empty, for Quire keeps none of what they list — REFERENTIAL_CONSTRAINTS,
 //! ROUTINES, TRIGGERS, EVENTS), `performance_schema`
 //! (events_statements_summary_by_digest, events_statements_history/current, threads,
 //! setup_consumers, setup_instruments, global/session_status, global/session_variables)
@@ -577,7 +577,7 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
                     ("COLLATION_CONNECTION", Ty::Str(64)),
                 ],
             ),
-            Vec::new(),
+            rows(views(ctx)),
         ),
         "ROUTINES" => (
             def(
@@ -788,6 +788,39 @@ fn all_tables(ctx: &Ctx) -> Vec<(String, Arc<crate::storage::table::Table>)> {
     out
 }
 
+/// Every view of every database, by database and name.
+fn all_views(ctx: &Ctx) -> Vec<Arc<crate::storage::schema::ViewDef>> {
+    let catalog = &ctx.server.storage.catalog;
+    let mut out = Vec::new();
+    for d in catalog.database_names() {
+        if let Some(db) = catalog.database(&d) {
+            out.extend(db.views.read().values().cloned());
+        }
+    }
+    out
+}
+
+fn views(ctx: &Ctx) -> Vec<Vec<Value>> {
+    all_views(ctx)
+        .into_iter()
+        .map(|v| {
+            let updatable = super::view::is_updatable(&ctx.server.storage, &v);
+            vec![
+                s("def"),
+                s(&v.db),
+                s(&v.name),
+                s(&v.select),
+                s(v.check.name()),
+                s(if updatable { "YES" } else { "NO" }),
+                s(&v.definer.replace('`', "")),
+                s(&v.security),
+                s("utf8mb4"),
+                s("utf8mb4_0900_ai_ci"),
+            ]
+        })
+        .collect()
+}
+
 fn tables(ctx: &Ctx) -> Vec<Vec<Value>> {
     let mut out: Vec<Vec<Value>> = all_tables(ctx)
         .into_iter()
@@ -797,6 +830,13 @@ fn tables(ctx: &Ctx) -> Vec<Vec<Value>> {
             r
         })
         .collect();
+    // Views: no engine, no sizes, the comment VIEW (as MySQL).
+    for v in all_views(ctx) {
+        let mut r = vec![s("def"), s(&v.db), s(&v.name), s("VIEW")];
+        r.extend(std::iter::repeat_n(Value::Null, 16));
+        r.push(s("VIEW"));
+        out.push(r);
+    }
     // The log tables, as the CSV tables MySQL keeps them in.
     for t in crate::observe::logtable::LogTable::ALL {
         let mut r = vec![s("def"), s("mysql"), s(t.name()), s("BASE TABLE"), s("CSV")];

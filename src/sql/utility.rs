@@ -494,7 +494,7 @@ fn run_admin_now(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
         }
         AdminStmt::Show(s) => super::show::run(ctx, s),
         AdminStmt::Describe { table, column } => {
-            let t = super::show::resolve_table(ctx, table.0.as_deref(), &table.1)?;
+            let t = super::show::table_or_view(ctx, table.0.as_deref(), &table.1)?;
             let filter = match column {
                 Some(c) => super::admin::Filter::Like(c.clone()),
                 None => super::admin::Filter::None,
@@ -731,7 +731,10 @@ fn run_admin_now(ctx: &mut Ctx, stmt: &AdminStmt) -> XResult<Outcome> {
             }
             Ok(Outcome::ok())
         }
-        // Transactions are the session's.
+        // Transactions and DDL are the session's.
+        AdminStmt::CreateView(_) => {
+            Err(MyError::internal("CREATE VIEW outside the session").into())
+        }
         AdminStmt::Begin { .. }
         | AdminStmt::Commit { .. }
         | AdminStmt::Rollback { .. }

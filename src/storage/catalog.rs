@@ -1,5 +1,8 @@
 //! The catalog: databases and their tables, by name.
 //!
+//! A database's tables and views share one namespace: a view is a stored query
+//! ([`ViewDef`]), kept beside the tables and expanded by the planner where it is named.
+//!
 //! Names are case-sensitive (`lower_case_table_names=0`, MySQL's default on Linux). Lookups
 //! take a read lock on a small map; DDL takes the write lock for the swap only (building a
 //! new table object, copying rows, waiting for metadata locks all happen outside it).
@@ -7,6 +10,7 @@
 //! Every change bumps [`Catalog::version`]; cached plans remember the version they were
 //! built against and are rebuilt when it moved.
 
+use super::schema::ViewDef;
 use super::table::Table;
 use crate::sql::types::{Charset, Collation};
 use parking_lot::RwLock;
@@ -19,9 +23,30 @@ pub struct Database {
     pub charset: Charset,
     pub collation: Collation,
     pub tables: RwLock<BTreeMap<String, Arc<Table>>>,
+    /// Views, by name. Locked after `tables` when both are (a name is taken by one or the
+    /// other, checked under both locks).
+    pub views: RwLock<BTreeMap<String, Arc<ViewDef>>>,
 }
 
 impl Database {
+    fn new(name: &str, charset: Charset, collation: Collation) -> Database {
+        Database {
+            name: name.to_string(),
+            charset,
+            collation,
+            tables: RwLock::new(BTreeMap::new()),
+            views: RwLock::new(BTreeMap::new()),
+        }
+    }
+
+    pub fn view(&self, name: &str) -> Option<Arc<ViewDef>> {
+        self.views.read().get(name).cloned()
+    }
+
+    pub fn view_names(&self) -> Vec<String> {
+        self.views.read().keys().cloned().collect()
+    }
+
     pub fn table(&self, name: &str) -> Option<Arc<Table>> {
         self.tables.read().get(name).cloned()
     }
@@ -55,12 +80,11 @@ impl Catalog {
         for name in SYSTEM_DATABASES {
             c.dbs.write().insert(
                 name.to_string(),
-                Arc::new(Database {
-                    name: name.to_string(),
-                    charset: Charset::Utf8mb3,
-                    collation: Collation::Utf8mb3GeneralCi,
-                    tables: RwLock::new(BTreeMap::new()),
-                }),
+                Arc::new(Database::new(
+                    name,
+                    Charset::Utf8mb3,
+                    Collation::Utf8mb3GeneralCi,
+                )),
             );
         }
         c
@@ -94,12 +118,7 @@ impl Catalog {
         }
         dbs.insert(
             name.to_string(),
-            Arc::new(Database {
-                name: name.to_string(),
-                charset,
-                collation,
-                tables: RwLock::new(BTreeMap::new()),
-            }),
+            Arc::new(Database::new(name, charset, collation)),
         );
         drop(dbs);
         self.bump();
@@ -120,7 +139,7 @@ impl Catalog {
     pub fn add_table(&self, db: &str, table: Arc<Table>) -> Result<(), ()> {
         let d = self.database(db).ok_or(())?;
         let mut tables = d.tables.write();
-        if tables.contains_key(table.name()) {
+        if tables.contains_key(table.name()) || d.views.read().contains_key(table.name()) {
             return Err(());
         }
         tables.insert(table.name().to_string(), table);
@@ -156,7 +175,8 @@ impl Catalog {
         }
         let renamed = !same_db || new.name() != old.name();
         let target = other.as_deref_mut().unwrap_or(&mut *tables);
-        if renamed && target.contains_key(new.name()) {
+        if renamed && (target.contains_key(new.name()) || nd.views.read().contains_key(new.name()))
+        {
             return false;
         }
         target.insert(new.name().to_string(), new.clone());
@@ -176,4 +196,65 @@ impl Catalog {
         self.bump();
         Some(t)
     }
+
+    pub fn view(&self, db: &str, name: &str) -> Option<Arc<ViewDef>> {
+        self.database(db)?.view(name)
+    }
+
+    /// Add a view, or with `replace` put it over the view of that name. `Err` names what is
+    /// in the way: [`NameTaken::Table`] (a table has the name), [`NameTaken::View`] (a view
+    /// has it and `replace` is off), [`NameTaken::NoDatabase`].
+    pub fn put_view(&self, view: Arc<ViewDef>, replace: bool) -> Result<(), NameTaken> {
+        let d = self.database(&view.db).ok_or(NameTaken::NoDatabase)?;
+        let tables = d.tables.read();
+        if tables.contains_key(&view.name) {
+            return Err(NameTaken::Table);
+        }
+        let mut views = d.views.write();
+        if !replace && views.contains_key(&view.name) {
+            return Err(NameTaken::View);
+        }
+        views.insert(view.name.clone(), view);
+        drop((views, tables));
+        self.bump();
+        Ok(())
+    }
+
+    pub fn remove_view(&self, db: &str, name: &str) -> Option<Arc<ViewDef>> {
+        let d = self.database(db)?;
+        let v = d.views.write().remove(name)?;
+        self.bump();
+        Some(v)
+    }
+
+    /// Rename a view (RENAME TABLE): `old` must still be the view of its name, and the new
+    /// name (in the same database) free. Whether it was done.
+    pub fn rename_view(&self, old: &Arc<ViewDef>, new_name: &str) -> bool {
+        let Some(d) = self.database(&old.db) else {
+            return false;
+        };
+        let tables = d.tables.read();
+        let mut views = d.views.write();
+        if tables.contains_key(new_name)
+            || views.contains_key(new_name)
+            || !views.get(&old.name).is_some_and(|v| Arc::ptr_eq(v, old))
+        {
+            return false;
+        }
+        views.remove(&old.name);
+        let mut renamed = (**old).clone();
+        renamed.name = new_name.to_string();
+        views.insert(new_name.to_string(), Arc::new(renamed));
+        drop((views, tables));
+        self.bump();
+        true
+    }
+}
+
+/// Why [`Catalog::put_view`] did not add a view.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NameTaken {
+    Table,
+    View,
+    NoDatabase,
 }

@@ -133,3 +133,44 @@ impl TableDef {
         (pri, uni, mul)
     }
 }
+
+/// `WITH [CASCADED | LOCAL] CHECK OPTION` of a view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckOption {
+    None,
+    Cascaded,
+    Local,
+}
+
+impl CheckOption {
+    /// As `information_schema.VIEWS.CHECK_OPTION` shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckOption::None => "NONE",
+            CheckOption::Cascaded => "CASCADED",
+            CheckOption::Local => "LOCAL",
+        }
+    }
+}
+
+/// A view: a stored query, expanded where it is named (see `crate::sql::view`). Immutable
+/// like a table definition; `CREATE OR REPLACE` / `ALTER VIEW` swap in a new one.
+#[derive(Clone, Debug)]
+pub struct ViewDef {
+    pub db: String,
+    pub name: String,
+    /// The view's column names: the column list, else the select list's names at creation.
+    pub columns: Vec<String>,
+    /// Whether `columns` came from an explicit column list (SHOW CREATE VIEW repeats it).
+    pub column_list: bool,
+    /// The SELECT as written (MySQL spellings already rewritten, see `sql::parse`); its
+    /// unqualified table names are in `db`.
+    pub select: String,
+    /// `UNDEFINED`, `MERGE` or `TEMPTABLE`.
+    pub algorithm: String,
+    /// `user`@`host`, quoted as SHOW CREATE VIEW shows it.
+    pub definer: String,
+    /// `DEFINER` or `INVOKER`.
+    pub security: String,
+    pub check: CheckOption,
+}
