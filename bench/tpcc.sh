@@ -6,7 +6,8 @@
 # check (TPC-C 3.3.2.1-4) on both, medians of NOTPM and the ratio Quire/MariaDB.
 #   bench/tpcc.sh [QUIRE OPTIONS...]
 # Environment: WAREHOUSES (10), RUNS (3), DURATION (10m), WARMUP (1m), CONNS (32), MODE
-# (prepared or text), LOAD_CONNS (4), FKS=1 to add the foreign keys after the load.
+# (prepared or text), LOAD_CONNS (4), FKS=1 to add the foreign keys after the load,
+# MARIADB_OPTS (extra mariadbd options, e.g. --thread-handling=pool-of-threads).
 # Run from the project root after `cargo build --release`; needs Go (go on PATH or
 # /usr/local/go/bin/go). Ports: QUIRE_PORT (13336), MARIADB_PORT (23336). The report goes to
 # stdout and bench/results/DATE-tpcc.txt. Everything is stopped and removed at the end.
@@ -21,8 +22,9 @@ exec > >(tee "$out") 2>&1
 
 go=$(command -v go || echo /usr/local/go/bin/go)
 (cd "$(dirname "$0")/tpcc" && "$go" build -o "$tmp/tpcc" .)
+# shellcheck disable=SC2086 # MARIADB_OPTS is a list of options
 start_mariadb "$mport" --log-bin="$tmp/mdb/binlog" --server-id=1 --sync-binlog=1 \
-  --innodb-flush-log-at-trx-commit=1
+  --innodb-flush-log-at-trx-commit=1 ${MARIADB_OPTS:-}
 start_quire "$qport" "$tmp/quire" "$@"
 tpcc() { # tpcc PORT COMMAND [FLAGS...]
   local port=$1 cmd=$2; shift 2
@@ -31,7 +33,7 @@ tpcc() { # tpcc PORT COMMAND [FLAGS...]
 fks=(); fkdesc=
 if [[ ${FKS:-} == 1 ]]; then fks=(-fks); fkdesc="foreign keys, "; fi
 
-echo "Quire $(git rev-parse --short HEAD 2>/dev/null || echo '?') $*; MariaDB $(mariadbd --version | awk '{print $3}')"
+echo "Quire $(git rev-parse --short HEAD 2>/dev/null || echo '?') $*; MariaDB $(mariadbd --version | awk '{print $3}') ${MARIADB_OPTS:-}"
 echo "TPC-C $wh warehouses, $conns connections, mode $mode, ${fkdesc}warmup $warm + $dur x $runs"
 for s in "Quire $qport" "MariaDB $mport"; do
   read -r name port <<<"$s"
