@@ -77,7 +77,8 @@ fn rewrite(text: &str) -> String {
         || text.contains(":=")
         || upper_has("MOD")
         || upper_has("KEY")
-        || upper_has("UPDATE"))
+        || upper_has("UPDATE")
+        || upper_has("RENAME"))
     {
         return text.to_string();
     }
@@ -114,6 +115,17 @@ fn rewrite(text: &str) -> String {
         // ALTER TABLE … DROP KEY k: MySQL's synonym of DROP INDEX.
         if word(i, "DROP") && word(i + 1, "KEY") && word(0, "ALTER") {
             edits.push((toks[i + 1].start, toks[i + 1].end, "INDEX"));
+        }
+        // ALTER TABLE t RENAME u: MySQL's TO/AS are optional, sqlparser's are not.
+        if word(0, "ALTER")
+            && word(i, "RENAME")
+            && toks.get(i + 1).is_some_and(|t| t.kind != TokenKind::Op)
+            && !["TO", "AS", "COLUMN", "INDEX", "KEY"]
+                .iter()
+                .any(|w| word(i + 1, w))
+        {
+            let at = toks[i + 1].start;
+            edits.push((at, at, "TO "));
         }
         if is_set && toks[i].is_op(text, ":=") {
             edits.push((toks[i].start, toks[i].end, "="));

@@ -137,11 +137,8 @@ SELECT * FROM rb;
 RENAME TABLE ra TO rb;
 RENAME TABLE no_such_table TO whatever;
 ALTER TABLE rb RENAME TO rd;
--- todo: differs
 ALTER TABLE rd RENAME rb;
--- todo: differs
 SELECT * FROM rb;
--- todo: differs
 SHOW TABLES LIKE 'r%';
 
 -- ALTER TABLE: add, drop, modify, change, rename columns
