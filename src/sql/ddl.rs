@@ -1091,6 +1091,22 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
     Ok(Some(filled))
 }
 
+/// DROP TABLE/VIEW of names not found: error 1051 naming them all, or with IF EXISTS a
+/// note for each.
+pub fn unknown_tables(ctx: &mut Ctx, missing: Vec<String>, if_exists: bool) -> Result<()> {
+    if !missing.is_empty() && !if_exists {
+        return Err(MyError::new(
+            code::ER_BAD_TABLE_ERROR,
+            format!("Unknown table '{}'", missing.join(",")),
+        ));
+    }
+    for m in missing {
+        ctx.diag
+            .note(code::ER_BAD_TABLE_ERROR, format!("Unknown table '{m}'"));
+    }
+    Ok(())
+}
+
 pub async fn drop_tables(
     ctx: &mut Ctx,
     names: &[ast::ObjectName],
@@ -1109,16 +1125,7 @@ pub async fn drop_tables(
             None => missing.push(format!("{db}.{t}")),
         }
     }
-    if !missing.is_empty() && !if_exists {
-        return Err(MyError::new(
-            code::ER_BAD_TABLE_ERROR,
-            format!("Unknown table '{}'", missing.join(",")),
-        ));
-    }
-    for m in missing {
-        ctx.diag
-            .note(code::ER_BAD_TABLE_ERROR, format!("Unknown table '{m}'"));
-    }
+    unknown_tables(ctx, missing, if_exists)?;
     for (db, t, table) in found {
         let _g = lock_exclusive(ctx, &table).await?;
         ctx.server.storage.catalog.remove_table(&db, &t);

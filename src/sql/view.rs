@@ -293,7 +293,8 @@ pub fn load(catalog: &Catalog, sql: &str) -> std::result::Result<(), String> {
 /// DROP VIEW [IF EXISTS] a, b: all or none (a missing view is 1051, a table 1347; with IF
 /// EXISTS the missing ones are notes).
 pub fn drop(ctx: &mut Ctx, names: &[ast::ObjectName], if_exists: bool) -> Result<()> {
-    let catalog = &ctx.server.storage.catalog;
+    let server = ctx.server.clone();
+    let catalog = &server.storage.catalog;
     let mut found = Vec::new();
     let mut missing = Vec::new();
     for n in names {
@@ -307,16 +308,7 @@ pub fn drop(ctx: &mut Ctx, names: &[ast::ObjectName], if_exists: bool) -> Result
             missing.push(format!("{db}.{v}"));
         }
     }
-    if !missing.is_empty() && !if_exists {
-        return Err(MyError::new(
-            code::ER_BAD_TABLE_ERROR,
-            format!("Unknown table '{}'", missing.join(",")),
-        ));
-    }
-    for m in missing {
-        ctx.diag
-            .note(code::ER_BAD_TABLE_ERROR, format!("Unknown table '{m}'"));
-    }
+    super::ddl::unknown_tables(ctx, missing, if_exists)?;
     for (db, v) in found {
         catalog.remove_view(&db, &v);
     }
@@ -880,23 +872,11 @@ impl Planner<'_> {
             let base_alias = target.clone().unwrap_or_else(|| u.relations[0].0.clone());
             self.carry_checks(v, &u, &base_alias)?;
         }
-        let selection = match &upd.selection {
-            Some(w) => Some(self.substitute(w, v, &alias, &u)?),
-            None => None,
-        };
         let mut out = upd.clone();
         out.table = Self::qualified_from(v, &u)?;
         out.assignments = assignments;
-        out.selection = Self::and(u.selection.clone(), selection);
-        out.order_by = upd
-            .order_by
-            .iter()
-            .map(|o| {
-                let mut o = o.clone();
-                o.expr = self.substitute(&o.expr, v, &alias, &u)?;
-                Ok(o)
-            })
-            .collect::<Result<_>>()?;
+        (out.selection, out.order_by) =
+            self.base_where_order(&upd.selection, &upd.order_by, v, &alias, &u)?;
         Ok(out)
     }
 
@@ -920,26 +900,39 @@ impl Planner<'_> {
             ));
         }
         let alias = alias.unwrap_or_else(|| v.name.clone());
-        let selection = match &del.selection {
-            Some(w) => Some(self.substitute(w, v, &alias, &u)?),
-            None => None,
-        };
         let mut out = del.clone();
         let from = vec![Self::qualified_from(v, &u)?];
         out.from = match &del.from {
             ast::FromTable::WithFromKeyword(_) => ast::FromTable::WithFromKeyword(from),
             ast::FromTable::WithoutKeyword(_) => ast::FromTable::WithoutKeyword(from),
         };
-        out.selection = Self::and(u.selection.clone(), selection);
-        out.order_by = del
-            .order_by
+        (out.selection, out.order_by) =
+            self.base_where_order(&del.selection, &del.order_by, v, &alias, &u)?;
+        Ok(out)
+    }
+
+    /// The WHERE and ORDER BY of a write through the view, on its base table: the view's
+    /// own WHERE ANDed with the statement's, view columns replaced by what they read.
+    fn base_where_order(
+        &self,
+        selection: &Option<ast::Expr>,
+        order_by: &[ast::OrderByExpr],
+        v: &ViewDef,
+        alias: &str,
+        u: &Updatable,
+    ) -> Result<(Option<ast::Expr>, Vec<ast::OrderByExpr>)> {
+        let selection = match selection {
+            Some(w) => Some(self.substitute(w, v, alias, u)?),
+            None => None,
+        };
+        let order_by = order_by
             .iter()
             .map(|o| {
                 let mut o = o.clone();
-                o.expr = self.substitute(&o.expr, v, &alias, &u)?;
+                o.expr = self.substitute(&o.expr, v, alias, u)?;
                 Ok(o)
             })
             .collect::<Result<_>>()?;
-        Ok(out)
+        Ok((Self::and(u.selection.clone(), selection), order_by))
     }
 }
