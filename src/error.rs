@@ -527,6 +527,9 @@ pub struct Diagnostics {
     pub total: u32,
     /// 0 means the default of 64.
     pub max_kept: u32,
+    /// Of `total`, the conditions carried over from the previous statement by a
+    /// diagnostics statement (SHOW WARNINGS, `SELECT @@warning_count`).
+    pub inherited: u32,
 }
 
 impl Diagnostics {
@@ -559,6 +562,20 @@ impl Diagnostics {
     pub fn clear(&mut self) {
         self.list.clear();
         self.total = 0;
+        self.inherited = 0;
+    }
+
+    /// Keep the previous statement's conditions for a diagnostics statement to read; its
+    /// own count ([`Self::own_count`]) starts at 0.
+    pub fn inherit(&mut self) {
+        self.inherited = self.total;
+    }
+
+    /// The conditions this statement raised: the warning count of its OK or EOF packet.
+    pub fn own_count(&self) -> u16 {
+        self.total
+            .saturating_sub(self.inherited)
+            .min(u16::MAX as u32) as u16
     }
 
     pub fn warning_count(&self) -> u16 {

@@ -3,6 +3,7 @@
 //! sets, affected rows, error numbers, warnings). The file format, the comparison rules and
 //! the list of allowed differences are in `tests/differential/README.md`.
 //!
+//! `QUIRE_DIFF_SHOW=1` prints how each `-- todo:` statement differs.
 //! `QUIRE_DIFF_MARK=1` rewrites the `-- todo:` markers instead of failing on them; `QUIRE_DIFF_ONLY=name`
 //! runs one file.
 
@@ -322,6 +323,7 @@ fn run_file(
     let mut q = session(quire, &db);
     let mut m = session(maria, &db);
     let mut differs = Vec::with_capacity(stmts.len());
+    let show_todo = std::env::var_os("QUIRE_DIFF_SHOW").is_some();
     for s in &stmts {
         let got = run(&mut q, &s.sql);
         let want = run(&mut m, &s.sql);
@@ -346,7 +348,17 @@ fn run_file(
         tally.statements += 1;
         match (s.mark, d) {
             (Mark::Allow, true) => tally.allowed.push(at),
-            (Mark::Todo, true) => tally.todo.push(at),
+            (Mark::Todo, true) => {
+                if show_todo {
+                    eprintln!(
+                        "{at} (todo): {}\n  Quire:\n{}\n  MariaDB:\n{}",
+                        s.sql,
+                        describe(&got),
+                        describe(&want)
+                    );
+                }
+                tally.todo.push(at)
+            }
             (Mark::None, false) => {}
             (Mark::None, true) => {
                 if !mark {

@@ -1008,7 +1008,7 @@ where
                     id,
                     &param_meta(param_count),
                     &p.columns,
-                    ctx.diag.warning_count(),
+                    ctx.diag.own_count(),
                     st,
                 ) {
                     proto::write_my_error(&mut self.writer, caps, &e);

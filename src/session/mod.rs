@@ -40,6 +40,7 @@ pub mod sql_mode {
     pub const STRICT_ALL_TABLES: u64 = 0x400000;
     pub const NO_ZERO_IN_DATE: u64 = 0x80_0000;
     pub const NO_ZERO_DATE: u64 = 0x100_0000;
+    pub const ERROR_FOR_DIVISION_BY_ZERO: u64 = 0x400_0000;
     pub const PIPES_AS_CONCAT: u64 = 2;
 }
 

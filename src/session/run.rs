@@ -519,7 +519,7 @@ impl Ctx {
             return match r {
                 Ok(n) => {
                     let st = self.status_flags(more);
-                    resp.end_rows(st, self.diag.warning_count())?;
+                    resp.end_rows(st, self.diag.own_count())?;
                     Ok(n)
                 }
                 Err(ExecError::Sql(e)) => Err(e),
@@ -578,7 +578,7 @@ impl Ctx {
             resp.row(r)?;
         }
         let st = self.status_flags(more);
-        resp.end_rows(st, self.diag.warning_count())?;
+        resp.end_rows(st, self.diag.own_count())?;
         Ok(rows.len() as u64)
     }
 
@@ -634,7 +634,7 @@ impl Ctx {
             }
         }
         let st = self.status_flags(more);
-        resp.ok(count, 0, st, self.diag.warning_count(), "")?;
+        resp.ok(count, 0, st, self.diag.own_count(), "")?;
         Ok(count)
     }
 
@@ -792,7 +792,7 @@ impl Ctx {
                     r.affected,
                     r.insert_id,
                     st,
-                    self.diag.warning_count(),
+                    self.diag.own_count(),
                     r.info.as_deref().unwrap_or(""),
                 )
             }
@@ -953,6 +953,7 @@ impl Ctx {
             Statement::Ast(ast) => self.run_ast(ast).await?,
         };
         let st = self.status_flags(more);
+        let warnings = self.diag.own_count();
         match outcome {
             Outcome::Ok {
                 affected,
@@ -964,7 +965,7 @@ impl Ctx {
                     affected,
                     last_insert_id,
                     st,
-                    self.diag.warning_count(),
+                    warnings,
                     info.as_deref().unwrap_or(""),
                 )
             }
@@ -978,7 +979,7 @@ impl Ctx {
                     resp.row(r)?;
                 }
                 self.prev_row_count = -1;
-                resp.end_rows(st, self.diag.warning_count())
+                resp.end_rows(st, warnings)
             }
         }
     }
@@ -1086,7 +1087,7 @@ impl Ctx {
                     info: Some(format!(
                         "Records: {}  Duplicates: 0  Warnings: {}",
                         r.affected,
-                        self.diag.warning_count()
+                        self.diag.own_count()
                     )),
                     last_insert_id: 0,
                 })
@@ -1301,12 +1302,25 @@ impl Ctx {
             self.digest_cache
                 .get(&self.server.digests, self.db.as_deref(), &norm.digest_text);
         self.stage(Stage::CheckingPermissions);
-        // Diagnostics statements read the previous statement's diagnostics area.
-        let keeps_diag = kind == StatementKind::Show && {
-            let up = text.to_ascii_uppercase();
-            up.contains("WARNINGS") || up.contains("ERRORS")
+        // Diagnostics statements read the previous statement's diagnostics area: SHOW
+        // WARNINGS/ERRORS, and (as in MySQL) a statement reading @@warning_count or
+        // @@error_count.
+        let keeps_diag = match kind {
+            StatementKind::Show => {
+                let up = text.to_ascii_uppercase();
+                up.contains("WARNINGS") || up.contains("ERRORS")
+            }
+            StatementKind::Select => {
+                text.contains("@@") && {
+                    let up = text.to_ascii_uppercase();
+                    up.contains("WARNING_COUNT") || up.contains("ERROR_COUNT")
+                }
+            }
+            _ => false,
         };
-        if !keeps_diag {
+        if keeps_diag {
+            self.diag.inherit();
+        } else {
             self.diag.clear();
         }
         self.begin_statement();

@@ -99,6 +99,29 @@ pub fn implicit_default(ty: &SqlType) -> Value {
     }
 }
 
+/// Evaluates a value an INSERT or UPDATE writes. With ERROR_FOR_DIVISION_BY_ZERO in strict
+/// mode (and no IGNORE) a division by zero is the statement's error 1365, as in MySQL,
+/// rather than the NULL and warning it is elsewhere.
+fn eval_written(
+    e: &super::expr::Expr,
+    tuple: &[Row],
+    strict: bool,
+    cx: &mut ExecCx,
+) -> Result<Value> {
+    let before = cx.env.ctx.diag.list.len();
+    let v = cx.eval(e, tuple)?;
+    let ctx = &cx.env.ctx;
+    if strict
+        && ctx.sql_mode & sql_mode::ERROR_FOR_DIVISION_BY_ZERO != 0
+        && ctx.diag.list[before..]
+            .iter()
+            .any(|w| w.code == code::ER_DIVISION_BY_ZERO)
+    {
+        return Err(MyError::new(code::ER_DIVISION_BY_ZERO, "Division by 0"));
+    }
+    Ok(v)
+}
+
 /// Convert and check one value for column `col` (row number `row_no` for messages).
 fn store_value(
     v: Value,
@@ -199,7 +222,7 @@ pub fn run_insert(plan: &InsertPlan, cx: &mut ExecCx) -> XResult<WriteResult> {
                 let mut vals = Vec::with_capacity(r.len());
                 for (i, iv) in r.iter().enumerate() {
                     vals.push(match iv {
-                        InsertValue::Expr(e) => cx.eval(e, &[])?,
+                        InsertValue::Expr(e) => eval_written(e, &[], strict, cx)?,
                         InsertValue::Default => {
                             default_value(&def.columns[plan.columns[i]], now, strict, cx)?
                         }
@@ -412,7 +435,7 @@ fn on_duplicate_update(
     let mut updated: Vec<Value> = old.to_vec();
     for (ci, e) in &plan.on_dup {
         let tuple: Vec<Row> = vec![Arc::from(updated.clone()), new_row.clone()];
-        let v = cx.eval(e, &tuple)?;
+        let v = eval_written(e, &tuple, strict, cx)?;
         updated[*ci] = store_value(v, &table.def.columns[*ci], 1, strict, true, cx)?;
     }
     if rows_identical(&old, &updated) {
@@ -595,7 +618,7 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         if !plan.checks.is_empty() {
             view_checks(&plan.checks, &Arc::from(new.clone()), cx)?;
         }
-        if change_row(table, &slot, &row, new, &assigned, cx)? {
+        if change_row(table, &slot, &row, new, &assigned, plan.ignore, cx)? {
             changed += 1;
         }
     }
@@ -624,7 +647,7 @@ fn assign(
                 if !fresh {
                     tuple[at] = Arc::from(new.clone());
                 }
-                cx.eval(e, tuple)?
+                eval_written(e, tuple, strict, cx)?
             }
             InsertValue::Default => default_value(col, cx.env.ctx.stmt_time(), strict, cx)?,
         };
@@ -642,16 +665,27 @@ fn change_row(
     row: &Row,
     mut new: Vec<Value>,
     assigned: &[usize],
+    ignore: bool,
     cx: &mut ExecCx,
 ) -> XResult<bool> {
     if rows_identical(row, &new) {
         return Ok(false);
     }
     touch_on_update(table, row, &mut new, assigned, cx);
-    table
-        .update(txn(cx)?, slot, Arc::from(new))
-        .map_err(storage_err)?;
-    Ok(true)
+    let t = txn(cx)?;
+    let mark = t.writes.len();
+    match table.update(t, slot, Arc::from(new)) {
+        Ok(_) => Ok(true),
+        // UPDATE IGNORE: a row whose new key is taken stays as it was, with a warning.
+        Err(e @ StorageError::Duplicate { .. }) if ignore => {
+            undo_row(cx, mark);
+            if let ExecError::Sql(e) = storage_err(e) {
+                cx.env.ctx.diag.warn(e.code, e.message);
+            }
+            Ok(false)
+        }
+        Err(e) => Err(storage_err(e)),
+    }
 }
 
 /// An UPDATE's OK: affected rows (changed, or matched with CLIENT_FOUND_ROWS) and the info.
@@ -792,7 +826,7 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
             ..Default::default()
         });
     }
-    let strict = cx.env.ctx.strict();
+    let strict = cx.env.ctx.strict() && !plan.ignore;
     let (mut matched, mut changed) = (0u64, 0u64);
     for (t, rows) in plan.targets.iter().zip(hits) {
         let table = &t.table;
@@ -813,7 +847,7 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
                 strict,
                 cx,
             )?;
-            if change_row(table, &slot, &row, new, &assigned, cx)? {
+            if change_row(table, &slot, &row, new, &assigned, plan.ignore, cx)? {
                 changed += 1;
             }
         }

@@ -424,7 +424,7 @@ impl Expr {
                         _ => compare::compare(&x, &y, *coll) == Some(Ordering::Equal),
                     }));
                 }
-                match compare::compare(&x, &y, *coll) {
+                match compare::compare_warn(&x, &y, *coll, &mut env.ctx.diag) {
                     Some(o) => Value::bool(op.holds(o)),
                     None => Value::Null,
                 }

@@ -296,6 +296,8 @@ pub struct MultiWritePlan {
     pub select: SelectPlan,
     pub targets: Vec<MultiTarget>,
     pub delete: bool,
+    /// UPDATE IGNORE.
+    pub ignore: bool,
 }
 
 pub struct MultiTarget {

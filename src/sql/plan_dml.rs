@@ -493,6 +493,7 @@ impl Planner<'_> {
             select,
             targets,
             delete: false,
+            ignore: update_ignore(upd)?,
         }))
     }
 
@@ -624,6 +625,7 @@ impl Planner<'_> {
             select,
             targets,
             delete: true,
+            ignore: false,
         }))
     }
 
@@ -631,6 +633,7 @@ impl Planner<'_> {
         if upd.from.is_some() || upd.returning.is_some() {
             return Err(MyError::not_supported("UPDATE … FROM"));
         }
+        let ignore = update_ignore(upd)?;
         let (table, alias) = self.single_table(&upd.table)?;
         let checks = self.view_checks_for(&table, params)?;
         let scope = Self::scope_of(&table, &alias);
@@ -676,7 +679,7 @@ impl Planner<'_> {
             assignments,
             order,
             limit,
-            ignore: false,
+            ignore,
             checks,
         })
     }
@@ -709,5 +712,15 @@ impl Planner<'_> {
             limit,
             ignore: false,
         })
+    }
+}
+
+/// `UPDATE IGNORE` (parsed as `UPDATE OR IGNORE`, see `parse::rewrite`); sqlparser's other
+/// SQLite conflict clauses are not MySQL.
+fn update_ignore(upd: &ast::Update) -> Result<bool> {
+    match &upd.or {
+        None => Ok(false),
+        Some(ast::SqliteOnConflict::Ignore) => Ok(true),
+        Some(_) => Err(MyError::parse("OR", 1)),
     }
 }

@@ -210,3 +210,17 @@ START TRANSACTION;
 DELETE FROM defs WHERE id = 1;
 COMMIT;
 SELECT id, a FROM defs;
+
+-- division by zero in a written value: an error in strict mode, a warning with IGNORE
+-- (UPDATE IGNORE's duplicate keys are kept out: MySQL warns 1062 per skipped row,
+-- MariaDB 10.11 does not)
+CREATE TABLE ui (id INT PRIMARY KEY, u INT UNIQUE, v INT);
+INSERT INTO ui VALUES (1, 1, 0), (2, 2, 0), (3, 3, 0);
+UPDATE ui SET u = 2 WHERE id = 1;
+UPDATE ui a JOIN ui b ON b.id = a.id SET a.v = 1 / 0;
+UPDATE IGNORE ui a JOIN ui b ON b.id = a.id SET a.v = 1 / 0 WHERE a.id = 3;
+SELECT id, u, v FROM ui ORDER BY id;
+INSERT INTO ui VALUES (4, 4, 1 DIV 0);
+INSERT INTO ui (id, u, v) VALUES (4, 4, 0) ON DUPLICATE KEY UPDATE v = 1 / 0;
+INSERT INTO ui (id, u, v) VALUES (3, 9, 0) ON DUPLICATE KEY UPDATE v = 1 / 0;
+SELECT id, u, v FROM ui ORDER BY id;
