@@ -846,6 +846,11 @@ impl<'a> Binder<'a> {
                 let x = self.bind(expr)?;
                 let to = cast_target(data_type)?;
                 let f = Func::Cast(to);
+                let x = if f.reads_text() {
+                    calls::temporal_text(x)
+                } else {
+                    x
+                };
                 let ty = f.result_type(std::slice::from_ref(&x.ty), &[]);
                 Typed::new(Expr::Func(f, vec![x.expr]), ty, x.nullable)
             }
@@ -859,6 +864,11 @@ impl<'a> Binder<'a> {
                 match (data_type, charset) {
                     (Some(dt), _) => {
                         let f = Func::Cast(cast_target(dt)?);
+                        let x = if f.reads_text() {
+                            calls::temporal_text(x)
+                        } else {
+                            x
+                        };
                         let ty = f.result_type(std::slice::from_ref(&x.ty), &[]);
                         Typed::new(Expr::Func(f, vec![x.expr]), ty, x.nullable)
                     }

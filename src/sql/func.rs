@@ -53,6 +53,10 @@ pub enum Func {
     Values,
     /// `TRIM([BOTH|LEADING|TRAILING] remstr FROM s)`: arguments (s, remstr).
     TrimWith(TrimMode),
+    /// A DATETIME/TIMESTAMP/TIME argument with `fsp` fractional digits as the text a
+    /// string function or CAST(… AS CHAR) sees (`CONCAT(dt3)` has 3 digits, as the column
+    /// shows them; a bare value does not know its column's precision). Bound, not named.
+    TemporalText(u8),
     /// Everything else: the function library (pure functions of their argument values).
     Builtin(BuiltinRef),
 }
@@ -113,7 +117,7 @@ impl Func {
             Coalesce => (1, usize::MAX),
             Database | User | CurrentUser | Version | ConnectionId | FoundRows | RowCount => (0, 0),
             LastInsertId => (0, 1),
-            Sleep | Values | Cast(_) => (1, 1),
+            Sleep | Values | Cast(_) | TemporalText(_) => (1, 1),
             TrimWith(_) => (2, 2),
             Builtin(b) => (b.0.min_args, b.0.max_args),
         }
@@ -136,6 +140,7 @@ impl Func {
             If => args.get(1).cloned().unwrap_or(SqlType::Null),
             IfNull | NullIf | Coalesce => first,
             TrimWith(_) => SqlType::varchar(first.char_len().clamp(1, 65535)),
+            TemporalText(_) => SqlType::varchar(first.char_len().clamp(1, 65535)),
             ConnectionId | FoundRows | RowCount | Sleep => SqlType::BIGINT,
             LastInsertId => SqlType::BIGINT_UNSIGNED,
             Database | User | CurrentUser | Version => SqlType::varchar(64),
@@ -286,6 +291,7 @@ pub fn call(f: Func, args: &[Expr], rows: &[Row], env: &mut Env) -> Result<Value
             Value::Int(0)
         }
         Cast(to) => cast(arg(args, 0, rows, env)?, to, env)?,
+        TemporalText(fsp) => temporal_text(arg(args, 0, rows, env)?, fsp),
         Builtin(b) => call_builtin(b.0, args, rows, env)?,
         TrimWith(mode) => {
             let s = arg(args, 0, rows, env)?;
@@ -298,6 +304,32 @@ pub fn call(f: Func, args: &[Expr], rows: &[Row], env: &mut Env) -> Result<Value
             ));
         }
     })
+}
+
+/// A temporal value as text with `fsp` fractional digits (see [`Func::TemporalText`]);
+/// anything else unchanged.
+fn temporal_text(v: Value, fsp: u8) -> Value {
+    let ty = match v {
+        Value::DateTime(_) => SqlType::DateTime { fsp },
+        Value::Time(_) => SqlType::Time { fsp },
+        _ => return v,
+    };
+    let mut out = Vec::with_capacity(26);
+    convert::to_text(&v, &ty, &mut out);
+    Value::from_vec(out)
+}
+
+impl Func {
+    /// Whether the call reads its arguments as strings: the string functions and
+    /// CAST(… AS CHAR/BINARY). Their DATETIME/TIMESTAMP/TIME arguments with fractional
+    /// seconds are bound through [`Func::TemporalText`].
+    pub fn reads_text(self) -> bool {
+        match self {
+            Func::Cast(CastTo::Char(_) | CastTo::Binary(_)) => true,
+            Func::Builtin(b) => builtins::is_string_function(b.0),
+            _ => false,
+        }
+    }
 }
 
 /// CAST(v AS to), with MySQL's conversion warnings.

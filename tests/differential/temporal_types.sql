@@ -62,6 +62,7 @@ SELECT id FROM tf ORDER BY dt6, id;
 SELECT id FROM tf WHERE dt3 = '2024-01-15 10:20:30.1';
 SELECT id FROM tf WHERE dt6 > '2024-01-15 10:20:30.4';
 SELECT a.id AS x, b.id AS y FROM tf a JOIN tf b ON a.dt0 = b.dt0 AND a.id < b.id;
+SELECT id, CONCAT(dt3) AS c3, LENGTH(dt6) AS l6, CONCAT(t1, '|') AS ct, CAST(dt3 AS CHAR) AS k, UPPER(ts2) AS u, CONCAT(dt0) AS c0 FROM tf ORDER BY id;
 
 -- comparisons between temporal columns and with strings
 SELECT id FROM tt WHERE d = '2024-01-15';

@@ -318,6 +318,11 @@ impl<'a> Binder<'a> {
                 ),
             ));
         }
+        let args = if f.reads_text() {
+            args.into_iter().map(temporal_text).collect()
+        } else {
+            args
+        };
         let types: Vec<SqlType> = args.iter().map(|a| a.ty.clone()).collect();
         // Constant arguments fix some result types (NOW(3), ROUND(d, 2), INTERVAL units).
         let consts: Vec<Option<Value>> = args
@@ -595,5 +600,20 @@ impl<'a> Binder<'a> {
             ty,
             kind != SubqueryKind::Exists,
         ))
+    }
+}
+
+/// A string function's argument: DATETIME/TIMESTAMP/TIME with fractional seconds as text
+/// with the type's digits (see [`Func::TemporalText`]); anything else as it is.
+pub(super) fn temporal_text(a: Typed) -> Typed {
+    match a.ty {
+        SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } | SqlType::Time { fsp }
+            if fsp > 0 =>
+        {
+            let f = Func::TemporalText(fsp);
+            let ty = f.result_type(std::slice::from_ref(&a.ty), &[]);
+            Typed::new(Expr::Func(f, vec![a.expr]), ty, a.nullable)
+        }
+        _ => a,
     }
 }

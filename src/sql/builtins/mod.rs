@@ -178,6 +178,11 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(misc::FUNCS)
 }
 
+/// One of the string functions (whose arguments are read as text).
+pub fn is_string_function(b: &Builtin) -> bool {
+    string::FUNCS.iter().any(|f| std::ptr::eq(f, b))
+}
+
 /// The function called `name` (case-insensitive), if there is one.
 pub fn lookup(name: &str) -> Option<&'static Builtin> {
     // No built-in name is longer than 32 bytes; don't lower-case a long identifier.
