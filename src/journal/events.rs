@@ -70,7 +70,7 @@
 //! | TINY/-/MEDIUM/LONG TEXT/BLOB, JSON | 252 | u8 length bytes 1/2/3/4 (JSON: 4) | length (that many bytes LE), bytes |
 //! | DATE | 10 | — | 3 bytes LE: year×512 + month×32 + day |
 //! | DATETIME(f) | 18 (DATETIME2) | u8 f | 5 bytes BE: 1<<39 \| (year×13+month)<<22 \| day<<17 \| hour<<12 \| minute<<6 \| second; then fraction |
-//! | TIMESTAMP(f) | 17 (TIMESTAMP2) | u8 f | 4 bytes BE seconds since the epoch (the stored value read as UTC); then fraction |
+//! | TIMESTAMP(f) | 17 (TIMESTAMP2) | u8 f | 4 bytes BE seconds since the epoch (TIMESTAMP columns store UTC, see `sql::temporal::Zone`); then fraction |
 //! | TIME(f) | 19 (TIME2) | u8 f | MySQL's packed TIME2 (below) |
 //! | YEAR | 13 | — | 1 byte: year − 1900 (0 for 0000) |
 //! | ENUM | 254 | u8 247, u8 pack length (1 or 2) | 1-based index, pack-length bytes LE |

@@ -241,6 +241,14 @@ impl Ctx {
         u32::from(self.conn_coll.id()) | ofgb << 16
     }
 
+    /// The session's `time_zone`, for TIMESTAMP columns (see `sql::temporal::Zone`).
+    pub fn zone(&self) -> crate::sql::temporal::Zone {
+        match self.time_zone_fixed_s {
+            Some(s) => crate::sql::temporal::Zone::Fixed(s),
+            None => crate::sql::temporal::Zone::System,
+        }
+    }
+
     pub fn strict(&self) -> bool {
         self.sql_mode & (sql_mode::STRICT_TRANS_TABLES | sql_mode::STRICT_ALL_TABLES) != 0
     }

@@ -147,7 +147,6 @@ impl Ctx {
         planner.only_full_group_by = self.sql_mode & sql_mode::ONLY_FULL_GROUP_BY != 0;
         planner.log_tables = Some(&self.server.logs);
         planner.session = Some(self);
-        planner.tz_offset_s = self.tz_offset_s;
         let (planned, columns, types) = match stmt {
             Statement::Ast(ast) => match *ast {
                 ast::Statement::Query(q) => {

@@ -58,7 +58,7 @@ fn has_side_effects(e: &Expr) -> bool {
 
 fn column_of(e: &Expr, src: usize) -> Option<usize> {
     match e {
-        Expr::Col { src: s, col } if *s as usize == src => Some(*col as usize),
+        Expr::Col { src: s, col, .. } if *s as usize == src => Some(*col as usize),
         _ => None,
     }
 }

@@ -42,6 +42,21 @@ pub struct ScopeCol {
     pub nullable: bool,
     /// Column-definition flags for metadata (PRI_KEY etc.), from the table.
     pub flags: u16,
+    /// A TIMESTAMP column of a stored table: its values are UTC (see `Expr::Col`).
+    pub utc: bool,
+}
+
+impl ScopeCol {
+    /// A column of a stored table.
+    pub fn stored(c: &crate::storage::schema::ColumnDef, flags: u16) -> ScopeCol {
+        ScopeCol {
+            name: c.name.clone(),
+            ty: c.ty.clone(),
+            nullable: c.nullable,
+            flags,
+            utc: matches!(c.ty, SqlType::Timestamp { .. }),
+        }
+    }
 }
 
 /// One source of a query block as names see it.
@@ -214,7 +229,7 @@ fn functionally_dependent(agg: &AggCtx, si: usize, ci: usize) -> bool {
     let pk = &agg.inner.sources[si].pk;
     let grouped = |c: usize| {
         agg.keys.iter().any(
-            |k| matches!(k.expr, Expr::Col { src, col } if src as usize == si && col as usize == c),
+            |k| matches!(k.expr, Expr::Col { src, col, .. } if src as usize == si && col as usize == c),
         )
     };
     !pk.is_empty() && (pk.contains(&ci) || pk.iter().all(|&c| grouped(c)))
@@ -379,7 +394,12 @@ impl<'a> Binder<'a> {
 
     fn column(&self, si: usize, ci: usize) -> Typed {
         let c = &self.scope.sources[si].columns[ci];
-        Typed::new(Expr::col(si, ci), c.ty.clone(), c.nullable)
+        let e = Expr::Col {
+            src: si as u16,
+            col: ci as u16,
+            utc: c.utc,
+        };
+        Typed::new(e, c.ty.clone(), c.nullable)
     }
 
     fn resolve_column(
@@ -410,7 +430,7 @@ impl<'a> Binder<'a> {
                 Err(e) => return Err(e),
             };
             for (ki, k) in agg.keys.iter().enumerate() {
-                if let Expr::Col { src, col } = k.expr
+                if let Expr::Col { src, col, .. } = k.expr
                     && src as usize == si
                     && col as usize == ci
                 {
@@ -485,6 +505,7 @@ impl<'a> Binder<'a> {
                             depth,
                             src: si as u16,
                             col: ci as u16,
+                            utc: c.utc,
                         },
                         c.ty.clone(),
                         c.nullable,

@@ -122,6 +122,47 @@ fn eval_written(
     Ok(v)
 }
 
+/// A TIMESTAMP column's value: the session-local `local` as UTC (see `temporal::Zone`),
+/// within 1970-01-01 00:00:01 – 2038-01-19 03:14:07 UTC: beyond, strict mode's error 1292,
+/// else the zero value and warning 1264.
+fn timestamp_to_utc(
+    local: DateTime,
+    col: &ColumnDef,
+    row_no: u64,
+    strict: bool,
+    cx: &mut ExecCx,
+) -> Result<Value> {
+    use super::temporal::{TIMESTAMP_MAX_UTC, TIMESTAMP_MIN_UTC};
+    if local.is_zero() {
+        return Ok(Value::DateTime(local));
+    }
+    if let Some(utc) = cx.env.ctx.zone().to_utc(&local)
+        && (TIMESTAMP_MIN_UTC..=TIMESTAMP_MAX_UTC).contains(&utc)
+    {
+        return Ok(Value::DateTime(utc));
+    }
+    if strict {
+        let mut text = Vec::new();
+        super::temporal::write_datetime(&local, if local.micro != 0 { 6 } else { 0 }, &mut text);
+        return Err(MyError::new(
+            code::ER_TRUNCATED_WRONG_VALUE,
+            format!(
+                "Incorrect datetime value: '{}' for column '{}' at row {row_no}",
+                String::from_utf8_lossy(&text),
+                col.name
+            ),
+        ));
+    }
+    cx.env.ctx.diag.warn(
+        code::ER_WARN_DATA_OUT_OF_RANGE,
+        format!(
+            "Out of range value for column '{}' at row {row_no}",
+            col.name
+        ),
+    );
+    Ok(Value::DateTime(DateTime::ZERO))
+}
+
 /// Convert and check one value for column `col` (row number `row_no` for messages).
 fn store_value(
     v: Value,
@@ -170,6 +211,9 @@ fn store_value(
                 Value::DateTime(DateTime::ZERO)
             };
         }
+    }
+    if let (SqlType::Timestamp { .. }, Value::DateTime(local)) = (&col.ty, &v) {
+        v = timestamp_to_utc(*local, col, row_no, strict, cx)?;
     }
     if v.is_null() && !col.nullable {
         if strict || single_row {
@@ -471,9 +515,13 @@ fn touch_on_update(
         return;
     }
     let now = cx.env.ctx.stmt_time();
+    let zone = cx.env.ctx.zone();
     for (ci, c) in table.def.columns.iter().enumerate() {
         if c.on_update_now && !assigned.contains(&ci) {
-            new[ci] = Value::DateTime(now);
+            new[ci] = Value::DateTime(match c.ty {
+                SqlType::Timestamp { .. } => zone.to_utc(&now).unwrap_or(now),
+                _ => now,
+            });
         }
     }
 }

@@ -220,6 +220,25 @@ fn key_value(v: Value, ty: &SqlType) -> KeyVal {
     }
 }
 
+/// [`key_value`] for a key column of a stored table: a TIMESTAMP bound, given in the
+/// session's time zone, is looked up as the UTC value the index holds.
+fn key_value_in(v: Value, ty: &SqlType, cx: &ExecCx) -> KeyVal {
+    let kv = key_value(v, ty);
+    if !matches!(ty, SqlType::Timestamp { .. }) {
+        return kv;
+    }
+    let zone = cx.env.ctx.zone();
+    let utc = |v: Value| match v {
+        Value::DateTime(d) => zone.to_utc(&d).map(Value::DateTime),
+        other => Some(other),
+    };
+    match kv {
+        KeyVal::Exact(v) => utc(v).map_or(KeyVal::Unusable, KeyVal::Exact),
+        KeyVal::Inexact(v) => utc(v).map_or(KeyVal::Unusable, KeyVal::Inexact),
+        other => other,
+    }
+}
+
 type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
 
 /// A full-key equality on the primary key is one `get` instead of a range scan. `None`: the
@@ -247,7 +266,7 @@ fn point_lookup(
     let mut key = Vec::with_capacity(16);
     for (i, e) in r.prefix.iter().enumerate() {
         let ty = &table.def.columns[pk.columns[i].col].ty;
-        match key_value(cx.eval(e, tuple)?, ty) {
+        match key_value_in(cx.eval(e, tuple)?, ty, cx) {
             KeyVal::Exact(v) => keycode::encode(&v, ty, &mut key),
             KeyVal::Inexact(_) | KeyVal::Null => return Ok(Some(None)),
             KeyVal::Unusable => return Ok(None),
@@ -284,7 +303,7 @@ fn byte_ranges(
         let mut prefix = Vec::with_capacity(16);
         for (i, e) in r.prefix.iter().enumerate() {
             let ty = &table.def.columns[def.columns[i].col].ty;
-            match key_value(cx.eval(e, tuple)?, ty) {
+            match key_value_in(cx.eval(e, tuple)?, ty, cx) {
                 KeyVal::Exact(v) => keycode::encode(&v, ty, &mut prefix),
                 KeyVal::Inexact(_) | KeyVal::Null => continue 'ranges,
                 KeyVal::Unusable => return Ok(None),
@@ -295,7 +314,7 @@ fn byte_ranges(
             .get(r.prefix.len())
             .map(|c| &table.def.columns[c.col].ty);
         let lo = match (&r.lo, next_ty) {
-            (Some((e, incl)), Some(ty)) => match key_value(cx.eval(e, tuple)?, ty) {
+            (Some((e, incl)), Some(ty)) => match key_value_in(cx.eval(e, tuple)?, ty, cx) {
                 KeyVal::Exact(v) => {
                     let mut k = prefix.clone();
                     keycode::encode(&v, ty, &mut k);
@@ -330,7 +349,7 @@ fn byte_ranges(
             }
         };
         let hi = match (&r.hi, next_ty) {
-            (Some((e, incl)), Some(ty)) => match key_value(cx.eval(e, tuple)?, ty) {
+            (Some((e, incl)), Some(ty)) => match key_value_in(cx.eval(e, tuple)?, ty, cx) {
                 KeyVal::Exact(v) => {
                     let mut k = prefix.clone();
                     keycode::encode(&v, ty, &mut k);

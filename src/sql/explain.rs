@@ -428,7 +428,7 @@ fn describe_table(
 /// Is conjunct `c` applied exactly by the key columns `used` of source `src` (a comparison
 /// of one of them with a value from elsewhere)?
 fn consumed(c: &Expr, src: usize, used: &[usize]) -> bool {
-    let key_col = |e: &Expr| matches!(e, Expr::Col { src: s, col } if *s as usize == src && used.contains(&(*col as usize)));
+    let key_col = |e: &Expr| matches!(e, Expr::Col { src: s, col, .. } if *s as usize == src && used.contains(&(*col as usize)));
     let other = |e: &Expr| {
         let mut own = false;
         e.walk(&mut |x| {
@@ -458,7 +458,7 @@ fn ref_of(e: &Expr, p: &SelectPlan) -> String {
         return "const".into();
     }
     match e {
-        Expr::Col { src, col } => match p.sources.get(*src as usize) {
+        Expr::Col { src, col, .. } => match p.sources.get(*src as usize) {
             Some(s) => match &s.kind {
                 SourceKind::Table { table, .. } => format!(
                     "{}.{}.{}",
@@ -802,7 +802,7 @@ fn expr_text(e: &Expr, p: &SelectPlan) -> String {
             }
         }
         Expr::Param(_) => "?".into(),
-        Expr::Col { src, col } => {
+        Expr::Col { src, col, .. } => {
             let alias = p
                 .sources
                 .get(*src as usize)

@@ -89,10 +89,13 @@ pub enum Expr {
     Const(Value),
     /// The statement's i-th parameter (a `?`, or a literal lifted out by the normaliser).
     Param(u32),
-    /// Column `col` of the row of source `src` in the current tuple.
+    /// Column `col` of the row of source `src` in the current tuple. `utc`: a TIMESTAMP
+    /// column of a stored table, whose UTC value is read in the session's time zone (see
+    /// `temporal::Zone`).
     Col {
         src: u16,
         col: u16,
+        utc: bool,
     },
     Neg(Box<Expr>),
     Arith(ArithOp, Box<Expr>, Box<Expr>),
@@ -164,6 +167,7 @@ pub enum Expr {
         depth: u16,
         src: u16,
         col: u16,
+        utc: bool,
     },
 }
 
@@ -178,6 +182,7 @@ impl Expr {
         Expr::Col {
             src: src as u16,
             col: col as u16,
+            utc: false,
         }
     }
 
@@ -295,7 +300,7 @@ impl Expr {
     /// Rewrite column references (used to re-target expressions onto another tuple layout).
     pub fn map_cols(&mut self, f: &mut dyn FnMut(u16, u16) -> (u16, u16)) {
         match self {
-            Expr::Col { src, col } => {
+            Expr::Col { src, col, .. } => {
                 let (s, c) = f(*src, *col);
                 *src = s;
                 *col = c;
@@ -369,8 +374,9 @@ impl Expr {
         Ok(match self {
             Expr::Const(v) => v.clone(),
             Expr::Param(i) => env.params.get(*i as usize).cloned().unwrap_or(Value::Null),
-            Expr::Col { src, col } => {
+            Expr::Col { src, col, utc } => {
                 match rows.get(*src as usize).and_then(|r| r.get(*col as usize)) {
+                    Some(v) if *utc => from_utc(v, env),
                     Some(v) => v.clone(),
                     None => Value::Null,
                 }
@@ -646,16 +652,22 @@ impl Expr {
                     Value::bool(*negated)
                 }
             }
-            Expr::OuterCol { depth, src, col } => {
+            Expr::OuterCol {
+                depth,
+                src,
+                col,
+                utc,
+            } => {
                 let outer = &env.ctx.outer_rows;
-                outer
+                let v = outer
                     .len()
                     .checked_sub(*depth as usize)
                     .and_then(|i| outer.get(i))
                     .and_then(|t| t.get(*src as usize))
                     .and_then(|r| r.get(*col as usize))
                     .cloned()
-                    .ok_or_else(|| MyError::internal("outer column out of reach"))?
+                    .ok_or_else(|| MyError::internal("outer column out of reach"))?;
+                if *utc { from_utc(&v, env) } else { v }
             }
         })
     }
@@ -695,7 +707,11 @@ impl Expr {
         Ok(Cow::Borrowed(match self {
             Expr::Const(v) => v,
             Expr::Param(i) => env.params.get(*i as usize).unwrap_or(&NULL),
-            Expr::Col { src, col } => rows
+            Expr::Col {
+                src,
+                col,
+                utc: false,
+            } => rows
                 .get(*src as usize)
                 .and_then(|r| r.get(*col as usize))
                 .unwrap_or(&NULL),
@@ -949,6 +965,17 @@ pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
             Value::decimal(x % y)
         }
     })
+}
+
+/// A stored TIMESTAMP value (UTC) in the session's time zone.
+fn from_utc(v: &Value, env: &Env) -> Value {
+    match v {
+        Value::DateTime(d) => match env.ctx.zone().from_utc(d) {
+            Some(local) => Value::DateTime(local),
+            None => Value::DateTime(*d),
+        },
+        other => other.clone(),
+    }
 }
 
 fn div_by_zero(env: &mut Env) -> Result<Value> {

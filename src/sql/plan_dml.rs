@@ -274,12 +274,7 @@ impl Planner<'_> {
                 .def
                 .columns
                 .iter()
-                .map(|c| super::bind::ScopeCol {
-                    name: c.name.clone(),
-                    ty: c.ty.clone(),
-                    nullable: c.nullable,
-                    flags: 0,
-                })
+                .map(|c| super::bind::ScopeCol::stored(c, 0))
                 .collect(),
         });
         s

@@ -56,8 +56,6 @@ pub struct Planner<'a> {
     pub log_tables: Option<&'a crate::observe::QueryLogs>,
     /// The session planning, for the tables computed when read (`super::sysschema`).
     pub session: Option<&'a crate::session::Ctx>,
-    /// The session's time zone offset (the log tables' TIMESTAMPs are shown in it).
-    pub tz_offset_s: i32,
     /// The views being expanded, innermost last: names in their SELECTs resolve in the
     /// innermost one's database, and its select-list items are named after its text.
     pub views: RefCell<Vec<Arc<crate::storage::schema::ViewDef>>>,
@@ -153,7 +151,6 @@ impl<'a> Planner<'a> {
             param_typed_columns: Cell::new(false),
             log_tables: None,
             session: None,
-            tz_offset_s: 0,
             views: RefCell::new(Vec::new()),
             view_checks: RefCell::new(Vec::new()),
             view_check_cascade: Cell::new(false),
@@ -210,7 +207,9 @@ impl<'a> Planner<'a> {
                     .read_table(which)
                     .map_err(|e| MyError::storage_io(&e))?;
                 let def = which.def();
-                let rows = logtable::parse(&def, &data, self.tz_offset_s);
+                // TIMESTAMP columns hold UTC, as stored tables do (read in the session's
+                // zone).
+                let rows = logtable::parse(&def, &data, 0);
                 (db, def, rows)
             } else if let Some(ctx) = self.session
                 && let Some((def, rows)) = super::sysschema::table(ctx, &db, &t)
@@ -247,12 +246,7 @@ impl<'a> Planner<'a> {
                 .columns
                 .iter()
                 .enumerate()
-                .map(|(i, c)| ScopeCol {
-                    name: c.name.clone(),
-                    ty: c.ty.clone(),
-                    nullable: c.nullable,
-                    flags: column_flags(table, i),
-                })
+                .map(|(i, c)| ScopeCol::stored(c, column_flags(table, i)))
                 .collect(),
         }
     }
@@ -420,6 +414,7 @@ impl<'a> Planner<'a> {
                 ty: t.clone(),
                 nullable: !m.flags.contains(ColumnFlags::NOT_NULL_FLAG),
                 flags: 0,
+                utc: false,
             })
             .collect::<Vec<_>>();
         let width = columns.len();
@@ -643,6 +638,7 @@ impl<'a> Planner<'a> {
                         ty: t.clone(),
                         nullable: true,
                         flags: 0,
+                        utc: false,
                     })
                     .collect(),
             }],
@@ -986,7 +982,7 @@ impl<'a> Planner<'a> {
                     let t = b.bind(e)?;
                     let mut meta = match (&t.expr, e) {
                         (
-                            Expr::Col { src, col },
+                            Expr::Col { src, col, .. },
                             ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_),
                         ) if !is_agg => {
                             let written = match e {
@@ -1358,7 +1354,7 @@ fn order_by_index(plan: &mut SelectPlan) {
         .order
         .iter()
         .map(|k| match k.expr {
-            Expr::Col { src: 0, col } => Some(col as usize),
+            Expr::Col { src: 0, col, .. } => Some(col as usize),
             _ => None,
         })
         .collect();

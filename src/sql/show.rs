@@ -94,6 +94,7 @@ fn result_with(
                             ty: t.clone(),
                             nullable: true,
                             flags: 0,
+                            utc: false,
                         })
                         .collect(),
                 }],

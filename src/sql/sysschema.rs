@@ -200,7 +200,8 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
         if digest::is_summary(db, name) {
             let mut d = digest::summary_def();
             d.name = digest::SUMMARY_BY_DIGEST.to_string();
-            return Some((d, ctx.server.digests.table_rows(ctx.tz_offset_s)));
+            // TIMESTAMP columns hold UTC, as stored tables do (read in the session's zone).
+            return Some((d, ctx.server.digests.table_rows(0)));
         }
         let name = name.to_ascii_lowercase();
         return match name.as_str() {
@@ -1260,7 +1261,7 @@ fn sys_view(ctx: &Ctx, name: &str) -> Option<(TableDef, Vec<Row>)> {
     };
     let def_cols = digest::summary_def();
     let at = |col: &str| def_cols.column_index(col);
-    let mut summary = ctx.server.digests.table_rows(ctx.tz_offset_s);
+    let mut summary = ctx.server.digests.table_rows(0);
     let num = |r: &Row, col: &str| match at(col).and_then(|i| r.get(i)) {
         Some(Value::UInt(u)) => *u,
         _ => 0,

@@ -1138,6 +1138,137 @@ pub fn unix_micros_from_datetime(dt: &DateTime, offset_secs: i32) -> Option<i64>
         .checked_add(dt.micro as i64)
 }
 
+// ---------------------------------------------------------------------------------------
+// TIMESTAMP columns and the session time zone.
+//
+// A TIMESTAMP column stores an instant: Quire keeps its value as the UTC datetime (which is
+// also what the binary log's TIMESTAMP2 encodes), converts a value written to it from the
+// session's `time_zone` to UTC, and a value read from it back to the session's zone — so
+// that the same row shows different times to sessions in different zones, as in MySQL.
+// DATETIME is stored as written.
+
+/// A session's `time_zone`: a fixed offset east of UTC in seconds, or the system's zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zone {
+    Fixed(i32),
+    System,
+}
+
+/// The oldest and newest TIMESTAMP values, UTC (MySQL's range).
+pub const TIMESTAMP_MIN_UTC: DateTime = DateTime {
+    year: 1970,
+    month: 1,
+    day: 1,
+    hour: 0,
+    minute: 0,
+    second: 1,
+    micro: 0,
+};
+pub const TIMESTAMP_MAX_UTC: DateTime = DateTime {
+    year: 2038,
+    month: 1,
+    day: 19,
+    hour: 3,
+    minute: 14,
+    second: 7,
+    micro: 999_999,
+};
+
+impl Zone {
+    /// Local time equals UTC at every instant (no conversion needed).
+    pub fn is_utc(self) -> bool {
+        match self {
+            Zone::Fixed(s) => s == 0,
+            Zone::System => system_is_utc(),
+        }
+    }
+
+    /// The UTC datetime of a local datetime in this zone; the zero datetime stays zero.
+    /// `None` outside years 0001–9999. A local time the system zone skips (a DST gap) is
+    /// read with the offset before the gap.
+    pub fn to_utc(self, local: &DateTime) -> Option<DateTime> {
+        if local.is_zero() || self.is_utc() {
+            return Some(*local);
+        }
+        let offset = match self {
+            Zone::Fixed(s) => s,
+            Zone::System => system_offset_at_local(local)?,
+        };
+        datetime_from_unix_micros(unix_micros_from_datetime(local, offset)?, 0)
+    }
+
+    /// The local datetime in this zone of a UTC datetime; the zero datetime stays zero.
+    pub fn from_utc(self, utc: &DateTime) -> Option<DateTime> {
+        if utc.is_zero() || self.is_utc() {
+            return Some(*utc);
+        }
+        let us = unix_micros_from_datetime(utc, 0)?;
+        let offset = match self {
+            Zone::Fixed(s) => s,
+            Zone::System => {
+                use chrono::Offset;
+                let t = chrono::DateTime::from_timestamp_micros(us)?;
+                t.with_timezone(&chrono::Local)
+                    .offset()
+                    .fix()
+                    .local_minus_utc()
+            }
+        };
+        datetime_from_unix_micros(us, offset)
+    }
+}
+
+/// The system zone's offset for a local datetime.
+fn system_offset_at_local(local: &DateTime) -> Option<i32> {
+    use chrono::{Offset, TimeZone};
+    let naive = chrono::NaiveDate::from_ymd_opt(
+        i32::from(local.year),
+        u32::from(local.month),
+        u32::from(local.day),
+    )?
+    .and_hms_micro_opt(
+        u32::from(local.hour),
+        u32::from(local.minute),
+        u32::from(local.second),
+        local.micro,
+    )?;
+    let probe = match chrono::Local.from_local_datetime(&naive) {
+        chrono::LocalResult::Single(t) | chrono::LocalResult::Ambiguous(t, _) => t,
+        // In a gap: the offset an hour earlier (before the clocks moved).
+        chrono::LocalResult::None => chrono::Local
+            .from_local_datetime(&(naive - chrono::TimeDelta::hours(1)))
+            .earliest()?,
+    };
+    Some(probe.offset().fix().local_minus_utc())
+}
+
+/// The system zone is UTC (offset 0 in winter and summer, then and now): checked once.
+fn system_is_utc() -> bool {
+    static UTC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *UTC.get_or_init(|| {
+        use chrono::Offset;
+        // 1970, 2000 and 2024, January and July.
+        [
+            0i64,
+            15_638_400,
+            946_684_800,
+            962_409_600,
+            1_704_067_200,
+            1_719_792_000,
+        ]
+        .iter()
+        .all(|&secs| {
+            chrono::DateTime::from_timestamp(secs, 0).is_some_and(|t| {
+                t.with_timezone(&chrono::Local)
+                    .offset()
+                    .fix()
+                    .local_minus_utc()
+                    == 0
+            })
+        })
+    })
+}
+
 /// Microseconds since the Unix epoch from the system clock.
 pub fn now_unix_micros() -> i64 {
     match SystemTime::now().duration_since(UNIX_EPOCH) {
@@ -1154,6 +1285,29 @@ pub fn now_utc() -> DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamp_zones() {
+        let ist = Zone::Fixed(19_800);
+        let local = dt("2024-01-15 15:50:30.25");
+        let utc = ist.to_utc(&local).unwrap();
+        assert_eq!(utc, dt("2024-01-15 10:20:30.25"));
+        assert_eq!(ist.from_utc(&utc), Some(local));
+        // Across midnight and the epoch.
+        let west = Zone::Fixed(-36_000);
+        assert_eq!(
+            west.to_utc(&dt("1969-12-31 15:00:00")),
+            Some(dt("1970-01-01 01:00:00"))
+        );
+        assert_eq!(
+            west.from_utc(&dt("1970-01-01 01:00:00")),
+            Some(dt("1969-12-31 15:00:00"))
+        );
+        // The zero datetime is no instant and stays as it is; UTC converts nothing.
+        assert_eq!(ist.to_utc(&DateTime::ZERO), Some(DateTime::ZERO));
+        assert_eq!(Zone::Fixed(0).to_utc(&local), Some(local));
+        assert!(TIMESTAMP_MIN_UTC < TIMESTAMP_MAX_UTC);
+    }
 
     fn dt(s: &str) -> DateTime {
         parse_datetime(s.as_bytes()).unwrap().value

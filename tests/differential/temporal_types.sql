@@ -35,11 +35,8 @@ INSERT INTO tt (id, dt) VALUES (20, '2024-01-15 24:00:00');
 INSERT INTO tt (id, t) VALUES (20, '10:61:00');
 INSERT INTO tt (id, y) VALUES (20, 1900);
 INSERT INTO tt (id, y) VALUES (20, 2156);
--- todo: differs
 INSERT INTO tt (id, ts) VALUES (20, '2038-01-19 03:14:08');
--- todo: differs
 INSERT INTO tt (id, ts) VALUES (20, '1969-12-31 23:59:59');
--- todo: differs
 SELECT COUNT(*) AS n FROM tt WHERE id = 20;
 
 -- INSERT IGNORE turns an out-of-range YEAR into 0000 with a warning
@@ -85,39 +82,30 @@ SELECT id, y FROM tt WHERE y IS NOT NULL ORDER BY y, id;
 SELECT id, d + INTERVAL 1 DAY AS d1, dt - INTERVAL 30 MINUTE AS dt1, DATEDIFF(dt, d) AS dd, TIMEDIFF(t, '01:00:00') AS td FROM tt WHERE id <= 4 ORDER BY id;
 SELECT id, d + 0 AS dn, dt + 0 AS dtn, t + 0 AS tn, y + 0 AS yn FROM tt WHERE id IN (1, 3) ORDER BY id;
 SELECT id, dt3 + 0 AS n3, t1 + 0 AS tn FROM tf WHERE id = 1;
--- todo: differs
 SELECT MIN(d) AS mn, MAX(d) AS mx, MIN(dt) AS mndt, MAX(t) AS mxt, MAX(y) AS mxy, COUNT(ts) AS nts FROM tt;
 
 -- TIMESTAMP values are stored in UTC and shown in the session time zone; DATETIME values are not converted
 SET time_zone = '+05:30';
--- todo: differs
 SELECT id, dt, ts FROM tt WHERE id IN (1, 3, 4) ORDER BY id;
 INSERT INTO tt (id, dt, ts) VALUES (30, '2024-07-01 09:00:00', '2024-07-01 09:00:00');
 SELECT id, dt, ts, ts = dt AS same FROM tt WHERE id = 30;
--- todo: differs
 SELECT id FROM tt WHERE ts = '2024-01-15 15:50:30';
 SET time_zone = '+00:00';
--- todo: differs
 SELECT id, dt, ts, ts = dt AS same FROM tt WHERE id IN (1, 30) ORDER BY id;
--- todo: differs
 SELECT id FROM tt WHERE ts = '2024-07-01 03:30:00';
 SET time_zone = '-10:00';
--- todo: differs
 SELECT id, ts FROM tt WHERE id IN (1, 30) ORDER BY id;
--- todo: differs
 SELECT id, ts FROM tt WHERE ts < '2000-01-01' ORDER BY id;
 -- the TIMESTAMP range depends on the session time zone
 INSERT INTO tt (id, ts) VALUES (31, '1969-12-31 15:00:00');
 SELECT id, ts FROM tt WHERE id = 31;
 SET time_zone = '+00:00';
--- todo: differs
 SELECT id, ts FROM tt WHERE id = 31;
 
 -- TIMESTAMP(6) with fractions through a time zone change
 CREATE TABLE tz6 (id INT PRIMARY KEY, ts TIMESTAMP(6) NULL, dt DATETIME(6));
 INSERT INTO tz6 VALUES (1, '2024-03-10 23:30:00.250000', '2024-03-10 23:30:00.250000');
 SET time_zone = '+01:00';
--- todo: differs
 SELECT id, ts, dt FROM tz6;
 SET time_zone = '+00:00';
 

@@ -290,9 +290,13 @@ pub(super) fn get_time(v: &Value, ctx: &mut FnCtx) -> Option<TimeParts> {
 /// six for other strings and doubles, the scale of a decimal.
 pub(super) fn temporal_precision(t: Option<&SqlType>, k: Option<&Value>) -> u8 {
     if let Some(Value::Bytes(s)) = k {
-        return match temporal::parse_datetime(s) {
-            Ok(p) => p.frac_digits,
-            Err(_) => temporal::parse_time(s).map_or(6, |p| p.frac_digits),
+        // A string read both ways ('10:00:00.5' is also a (bad) datetime) has the digits
+        // of either.
+        let as_datetime = temporal::parse_datetime(s).ok().map(|p| p.frac_digits);
+        let as_time = temporal::parse_time(s).ok().map(|p| p.frac_digits);
+        return match (as_datetime, as_time) {
+            (None, None) => 6,
+            (a, b) => a.max(b).unwrap_or(0),
         }
         .min(6);
     }
