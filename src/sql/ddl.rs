@@ -24,6 +24,8 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod alter;
+
 const ER_DB_CREATE_EXISTS: u16 = 1007;
 const ER_DB_DROP_EXISTS: u16 = 1008;
 
@@ -1163,13 +1165,14 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
     Ok(Outcome::ok())
 }
 
-/// Rebuild `table` with `def` (copying the rows) and swap it in.
+/// Rebuild `table` with `def` (copying the rows through `map_row`) and swap it in; the
+/// number of rows copied. An error from `map_row` leaves the old table in place.
 async fn rebuild(
     ctx: &mut Ctx,
     table: &Arc<Table>,
     def: TableDef,
-    map_row: &(dyn Fn(&[Value]) -> Vec<Value> + Sync),
-) -> Result<()> {
+    map_row: &mut (dyn FnMut(&[Value]) -> Result<Vec<Value>> + Send),
+) -> Result<u64> {
     let _g = lock_exclusive(ctx, table).await?;
     if table.dropped.load(std::sync::atomic::Ordering::Acquire) {
         return Err(MyError::no_such_table(&def.db, &def.name));
@@ -1181,9 +1184,17 @@ async fn rebuild(
     let new = Arc::new(Table::new(def));
     new.set_auto_inc(auto.max(new.peek_auto_inc()));
     let mut result = Ok(());
+    let mut rows = 0u64;
     for slot in table.scan_primary(Bound::Unbounded, Bound::Unbounded, false) {
         if let Some(row) = table.read(&slot, view) {
-            let r: Arc<[Value]> = Arc::from(map_row(&row));
+            let r: Arc<[Value]> = match map_row(&row) {
+                Ok(r) => Arc::from(r),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            rows += 1;
             if let Err(e) = new.load_committed(r, snapshot) {
                 result = Err(match super::exec::storage_err(e) {
                     super::exec::ExecError::Sql(e) => e,
@@ -1204,7 +1215,7 @@ async fn rebuild(
             MyError::no_such_table(&table.def.db, table.name())
         });
     }
-    Ok(())
+    Ok(rows)
 }
 
 /// `RENAME TABLE a TO b [, c TO d …]`: in order, all or none (each rename is checked
@@ -1269,7 +1280,7 @@ pub async fn rename_tables(
         let mut def = (*table.def).clone();
         def.db = tdb;
         def.name = tname;
-        rebuild(ctx, &table, def, &|r: &[Value]| r.to_vec()).await?;
+        rebuild(ctx, &table, def, &mut |r: &[Value]| Ok(r.to_vec())).await?;
     }
     Ok(Outcome::ok())
 }
@@ -1322,7 +1333,9 @@ async fn add_indexes(ctx: &mut Ctx, table: &Arc<Table>, pending: Vec<PendingInde
             def.indexes.push(idx);
         }
     }
-    rebuild(ctx, table, def, &|r| r.to_vec()).await
+    rebuild(ctx, table, def, &mut |r| Ok(r.to_vec()))
+        .await
+        .map(|_| ())
 }
 
 pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome> {
@@ -1336,7 +1349,7 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
         .ok_or_else(|| MyError::no_such_table(&db, &t))?;
     let mut def = (*table.def).clone();
     // Column mapping from the old row to the new one: Some(old position) or a default value.
-    let mut sources: Vec<Result<usize, Value>> = (0..def.columns.len()).map(Ok).collect();
+    let mut sources: alter::Sources = (0..def.columns.len()).map(Ok).collect();
     let mut pending = Vec::new();
     for op in &at.operations {
         use ast::AlterTableOperation as O;
@@ -1468,6 +1481,50 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
                 }
                 def.name = nname;
             }
+            O::ModifyColumn {
+                col_name,
+                data_type,
+                options,
+                column_position,
+            } => alter::change_column(
+                ctx,
+                &mut def,
+                &mut sources,
+                &mut pending,
+                col_name,
+                col_name,
+                data_type,
+                options,
+                column_position,
+            )?,
+            O::ChangeColumn {
+                old_name,
+                new_name,
+                data_type,
+                options,
+                column_position,
+            } => alter::change_column(
+                ctx,
+                &mut def,
+                &mut sources,
+                &mut pending,
+                old_name,
+                new_name,
+                data_type,
+                options,
+                column_position,
+            )?,
+            O::RenameColumn {
+                old_column_name,
+                new_column_name,
+            } => alter::rename_column(&mut def, old_column_name, new_column_name)?,
+            O::RenamePartitions {
+                old_partitions,
+                new_partitions,
+            } => match (old_partitions.as_slice(), new_partitions.as_slice()) {
+                ([old], [new]) => alter::rename_index(&mut def, old, new)?,
+                _ => return Err(MyError::not_supported("ALTER TABLE … RENAME TO PARTITION")),
+            },
             O::AutoIncrement { value, .. } => {
                 if let ast::Value::Number(n, _) = &value.value {
                     def.auto_increment_start = n.parse().unwrap_or(1);
@@ -1480,17 +1537,7 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     // Rebuild the index list against the new column positions, then add new indexes.
     let mut def = finish_with_pending(def, pending)?;
     def.auto_increment_start = def.auto_increment_start.max(table.peek_auto_inc());
-    let map = move |r: &[Value]| -> Vec<Value> {
-        sources
-            .iter()
-            .map(|s| match s {
-                Ok(i) => r.get(*i).cloned().unwrap_or(Value::Null),
-                Err(v) => v.clone(),
-            })
-            .collect()
-    };
-    rebuild(ctx, &table, def, &map).await?;
-    Ok(ddl_info())
+    alter::copy_rows(ctx, &table, def, sources).await
 }
 
 fn shift_indexes(def: &mut TableDef, from: usize, by: usize) {
@@ -1511,6 +1558,13 @@ fn shift_indexes(def: &mut TableDef, from: usize, by: usize) {
 
 fn finish_with_pending(mut def: TableDef, pending: Vec<PendingIndex>) -> Result<TableDef> {
     for p in pending {
+        // A second primary key is 1068, before its name ('PRIMARY') is found taken.
+        if p.kind == IndexKind::Primary && def.primary.is_some() {
+            return Err(MyError::new(
+                code::ER_MULTIPLE_PRI_KEY,
+                "Multiple primary key defined",
+            ));
+        }
         let all: Vec<IndexDef> = def.all_indexes().cloned().collect();
         let idx = build_index(&def.columns, &p, &all)?;
         if idx.kind == IndexKind::Primary {
@@ -1562,7 +1616,7 @@ pub async fn drop_index(
             ));
         }
     }
-    rebuild(ctx, &table, def, &|r| r.to_vec()).await?;
+    rebuild(ctx, &table, def, &mut |r| Ok(r.to_vec())).await?;
     Ok(ddl_info())
 }
 
