@@ -25,6 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod alter;
+mod temp;
 
 const ER_DB_CREATE_EXISTS: u16 = 1007;
 const ER_DB_DROP_EXISTS: u16 = 1008;
@@ -1006,9 +1007,6 @@ fn select_columns(ctx: &Ctx, q: &ast::Query) -> Result<Vec<ColumnDef>> {
 /// CREATE TABLE's work: `None` when IF NOT EXISTS found the table there, else the names of
 /// the columns a `… SELECT` fills, in its select list's order (empty without one).
 pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<Vec<String>>> {
-    if ct.temporary {
-        return Err(MyError::not_supported("CREATE TEMPORARY TABLE"));
-    }
     if ct.query.is_some() && ct.like.is_some() {
         return Err(MyError::parse("SELECT", 1));
     }
@@ -1027,7 +1025,8 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
             ),
         ));
     }
-    if ctx.server.storage.catalog.table(&db, &name).is_some() {
+    // A temporary table may take a base table's name (it shadows it for this session).
+    if !ct.temporary && ctx.server.storage.catalog.table(&db, &name).is_some() {
         if ct.if_not_exists {
             ctx.diag.note(
                 code::ER_TABLE_EXISTS_ERROR,
@@ -1046,12 +1045,7 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         };
         let (sdb, sname) = super::planner::object_name(src)?;
         let sdb = resolve_db_name(ctx, sdb)?;
-        let s = ctx
-            .server
-            .storage
-            .catalog
-            .table(&sdb, &sname)
-            .ok_or_else(|| MyError::no_such_table(&sdb, &sname))?;
+        let s = temp::find_table(ctx, &sdb, &sname)?;
         let mut d = (*s.def).clone();
         d.db = db.clone();
         d.name = name.clone();
@@ -1083,6 +1077,9 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         pending.sort_by_key(|p| p.kind != IndexKind::Primary);
         finish_def(&db, &name, columns, pending, opts)?
     };
+    if ct.temporary {
+        return Ok(temp::create(ctx, def, ct.if_not_exists)?.then_some(filled));
+    }
     let table = Arc::new(Table::new(def));
     if ctx.server.storage.catalog.add_table(&db, table).is_err() {
         if ct.if_not_exists {
@@ -1109,25 +1106,49 @@ pub fn unknown_tables(ctx: &mut Ctx, missing: Vec<String>, if_exists: bool) -> R
     Ok(())
 }
 
+/// `DROP [TEMPORARY] TABLE`: a name is the session's temporary table first; with
+/// TEMPORARY, only that. Only base tables are journaled (as MySQL's row-based log does, a
+/// statement that also dropped temporary tables is logged naming the base ones alone).
 pub async fn drop_tables(
     ctx: &mut Ctx,
     names: &[ast::ObjectName],
     if_exists: bool,
+    temporary: bool,
 ) -> Result<Outcome> {
     let mut missing = Vec::new();
     let mut found = Vec::new();
+    let mut temps = Vec::new();
     for n in names {
         let (db, t) = super::planner::object_name(n)?;
         let db = match db.or_else(|| ctx.db.clone()) {
             Some(d) => d,
             None => return Err(MyError::no_db()),
         };
+        if ctx.temp_table(&db, &t).is_some() {
+            temps.push((db, t));
+            continue;
+        }
         match ctx.server.storage.catalog.table(&db, &t) {
-            Some(table) => found.push((db, t, table)),
-            None => missing.push(format!("{db}.{t}")),
+            Some(table) if !temporary => found.push((db, t, table)),
+            _ => missing.push(format!("{db}.{t}")),
         }
     }
     unknown_tables(ctx, missing, if_exists)?;
+    // Only this session can use its temporary tables: no metadata lock to wait for.
+    for (db, t) in &temps {
+        temp::remove(ctx, db, t);
+    }
+    if !temps.is_empty() {
+        let quote = super::show::quote_ident;
+        let base: Vec<String> = found
+            .iter()
+            .map(|(db, t, _)| format!("{}.{}", quote(db), quote(t)))
+            .collect();
+        ctx.journal_as = Some((!base.is_empty()).then(|| {
+            let exists = if if_exists { "IF EXISTS " } else { "" };
+            format!("DROP TABLE {exists}{}", base.join(","))
+        }));
+    }
     for (db, t, table) in found {
         let _g = lock_exclusive(ctx, &table).await?;
         ctx.server.storage.catalog.remove_table(&db, &t);
@@ -1150,17 +1171,20 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
                 .map_err(|e| MyError::storage_io(&e))?;
             continue;
         }
-        let table = ctx
-            .server
-            .storage
-            .catalog
-            .table(&db, &t)
-            .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+        let table = temp::find_table(ctx, &db, &t)?;
         let _g = lock_exclusive(ctx, &table).await?;
         let mut def = (*table.def).clone();
         def.auto_increment_start = 1;
-        let fresh = Arc::new(Table::new(def));
-        ctx.server.storage.catalog.replace_table(&db, &table, fresh);
+        let mut fresh = Table::new(def);
+        fresh.temporary = table.temporary;
+        if table.temporary {
+            temp::replace(ctx, &table, Arc::new(fresh));
+        } else {
+            ctx.server
+                .storage
+                .catalog
+                .replace_table(&db, &table, Arc::new(fresh));
+        }
     }
     Ok(Outcome::ok())
 }
@@ -1181,7 +1205,9 @@ async fn rebuild(
     let snapshot = storage.txns.take_snapshot(&ctx.snapshot_slot);
     let view = ReadView { me: 0, snapshot };
     let auto = table.peek_auto_inc();
-    let new = Arc::new(Table::new(def));
+    let mut new = Table::new(def);
+    new.temporary = table.temporary;
+    let new = Arc::new(new);
     new.set_auto_inc(auto.max(new.peek_auto_inc()));
     let mut result = Ok(());
     let mut rows = 0u64;
@@ -1207,6 +1233,12 @@ async fn rebuild(
     ctx.snapshot_slot.clear();
     result?;
     let (db, name) = (new.def.db.clone(), new.def.name.clone());
+    if table.temporary {
+        if !temp::replace(ctx, table, new) {
+            return Err(MyError::table_exists(&name));
+        }
+        return Ok(rows);
+    }
     let catalog = &ctx.server.storage.catalog;
     if !catalog.replace_table(&table.def.db, table, new) {
         return Err(if catalog.table(&db, &name).is_some() {
@@ -1288,12 +1320,7 @@ pub async fn rename_tables(
 pub async fn create_index(ctx: &mut Ctx, ci: &ast::CreateIndex) -> Result<Outcome> {
     let (db, t) = super::planner::object_name(&ci.table_name)?;
     let db = resolve_db_name(ctx, db)?;
-    let table = ctx
-        .server
-        .storage
-        .catalog
-        .table(&db, &t)
-        .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+    let table = temp::find_table(ctx, &db, &t)?;
     let name = match &ci.name {
         Some(n) => Some(super::planner::object_name(n)?.1),
         None => None,
@@ -1341,12 +1368,7 @@ async fn add_indexes(ctx: &mut Ctx, table: &Arc<Table>, pending: Vec<PendingInde
 pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome> {
     let (db, t) = super::planner::object_name(&at.name)?;
     let db = resolve_db_name(ctx, db)?;
-    let table = ctx
-        .server
-        .storage
-        .catalog
-        .table(&db, &t)
-        .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+    let table = temp::find_table(ctx, &db, &t)?;
     let mut def = (*table.def).clone();
     // Column mapping from the old row to the new one: Some(old position) or a default value.
     let mut sources: alter::Sources = (0..def.columns.len()).map(Ok).collect();
@@ -1481,39 +1503,9 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
                 }
                 def.name = nname;
             }
-            O::ModifyColumn {
-                col_name,
-                data_type,
-                options,
-                column_position,
-            } => alter::change_column(
-                ctx,
-                &mut def,
-                &mut sources,
-                &mut pending,
-                col_name,
-                col_name,
-                data_type,
-                options,
-                column_position,
-            )?,
-            O::ChangeColumn {
-                old_name,
-                new_name,
-                data_type,
-                options,
-                column_position,
-            } => alter::change_column(
-                ctx,
-                &mut def,
-                &mut sources,
-                &mut pending,
-                old_name,
-                new_name,
-                data_type,
-                options,
-                column_position,
-            )?,
+            O::ModifyColumn { .. } | O::ChangeColumn { .. } => {
+                alter::change_column(ctx, &mut def, &mut sources, &mut pending, op)?
+            }
             O::RenameColumn {
                 old_column_name,
                 new_column_name,
@@ -1592,12 +1584,7 @@ pub async fn drop_index(
 ) -> Result<Outcome> {
     let (db, t) = super::planner::object_name(table_name)?;
     let db = resolve_db_name(ctx, db)?;
-    let table = ctx
-        .server
-        .storage
-        .catalog
-        .table(&db, &t)
-        .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+    let table = temp::find_table(ctx, &db, &t)?;
     let mut def = (*table.def).clone();
     if name.eq_ignore_ascii_case("PRIMARY") {
         if def.primary.take().is_none() {

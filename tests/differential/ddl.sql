@@ -235,41 +235,23 @@ TRUNCATE TABLE no_such_table;
 -- temporary tables: shadowing a base table of the same name
 CREATE TABLE shadow (id INT PRIMARY KEY, v VARCHAR(10));
 INSERT INTO shadow VALUES (1, 'base');
--- todo: differs
 CREATE TEMPORARY TABLE shadow (id INT, v VARCHAR(10), extra INT);
--- todo: differs
 INSERT INTO shadow VALUES (2, 'temp', 7), (3, 'temp', 8);
--- todo: differs
 SELECT * FROM shadow;
--- todo: differs
 CREATE TEMPORARY TABLE shadow (id INT);
 DROP TABLE shadow;
--- todo: differs
 SELECT * FROM shadow;
--- todo: differs
 CREATE TEMPORARY TABLE shadow (id INT);
--- todo: differs
 INSERT INTO shadow VALUES (5);
--- todo: differs
 DROP TEMPORARY TABLE shadow;
--- todo: differs
 SELECT * FROM shadow;
--- todo: differs
 DROP TEMPORARY TABLE shadow;
--- todo: differs
 DROP TEMPORARY TABLE IF EXISTS shadow;
--- todo: differs
 CREATE TEMPORARY TABLE tmp_like LIKE shadow;
--- todo: differs
 INSERT INTO tmp_like VALUES (1, 'dup ok');
--- todo: differs
 INSERT INTO tmp_like VALUES (1, 'dup');
--- todo: differs
 SELECT * FROM tmp_like;
--- todo: differs
 CREATE TEMPORARY TABLE tmp_sel AS SELECT id, v FROM shadow;
--- todo: differs
 SELECT * FROM tmp_sel;
--- todo: differs
 DROP TEMPORARY TABLE tmp_like, tmp_sel;
 SELECT * FROM tmp_sel;

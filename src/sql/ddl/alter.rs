@@ -16,7 +16,8 @@
 //!
 //! Affected rows follow MySQL 8: an ALTER that MySQL does in place (renames, nullability,
 //! index changes, VARCHAR growth) reports 0; one that needs ALGORITHM=COPY (a column's type
-//! changes, the primary key is dropped without a new one) reports the rows copied.
+//! changes, the primary key is dropped without a new one; any ALTER of a temporary table)
+//! reports the rows copied.
 
 use super::{PendingIndex, column_def, ident, rebuild};
 use crate::error::{Diagnostics, MyError, Result, code};
@@ -35,20 +36,32 @@ const ER_KEY_DOES_NOT_EXITS: u16 = 1176;
 /// What a new column is filled from: `Ok(position in the old row)` or `Err(fixed value)`.
 pub(super) type Sources = Vec<std::result::Result<usize, Value>>;
 
-/// `MODIFY [COLUMN] c <def>` (`old == new name`) and `CHANGE [COLUMN] old new <def>`, with
-/// an optional FIRST / AFTER x.
-#[allow(clippy::too_many_arguments)]
+/// `MODIFY [COLUMN] c <def>` and `CHANGE [COLUMN] old new <def>`, with an optional FIRST /
+/// AFTER x.
 pub(super) fn change_column(
     ctx: &mut Ctx,
     def: &mut TableDef,
     sources: &mut Sources,
     pending: &mut Vec<PendingIndex>,
-    old_name: &ast::Ident,
-    new_name: &ast::Ident,
-    data_type: &ast::DataType,
-    options: &[ast::ColumnOption],
-    position: &Option<ast::MySQLColumnPosition>,
+    op: &ast::AlterTableOperation,
 ) -> Result<()> {
+    use ast::AlterTableOperation as O;
+    let (old_name, new_name, data_type, options, position) = match op {
+        O::ModifyColumn {
+            col_name,
+            data_type,
+            options,
+            column_position,
+        } => (col_name, col_name, data_type, options, column_position),
+        O::ChangeColumn {
+            old_name,
+            new_name,
+            data_type,
+            options,
+            column_position,
+        } => (old_name, new_name, data_type, options, column_position),
+        other => return Err(MyError::internal(format!("not a column change: {other}"))),
+    };
     let old = ident(old_name);
     let pos = def
         .column_index(&old)
@@ -228,7 +241,9 @@ pub(super) async fn copy_rows(
         (Ok(i), Some(new)) => old_cols.get(*i).is_some_and(|o| o.ty != new.ty),
         _ => false,
     });
-    let copies = type_changed || (table.def.primary.is_some() && def.primary.is_none());
+    // MySQL alters a temporary table by copying it, always (`is_inplace_alter_impossible`).
+    let copies =
+        table.temporary || type_changed || (table.def.primary.is_some() && def.primary.is_none());
     let strict = ctx.strict();
     let mut diag = Diagnostics::default();
     let mut row_no = 0u64;
