@@ -203,6 +203,7 @@ pub mod code {
     pub const ER_WRONG_OBJECT: u16 = 1347;
     pub const ER_NONUPDATEABLE_COLUMN: u16 = 1348;
     pub const ER_VIEW_SELECT_VARIABLE: u16 = 1351;
+    pub const ER_VIEW_SELECT_TMPTABLE: u16 = 1352;
     pub const ER_VIEW_WRONG_LIST: u16 = 1353;
     pub const ER_VIEW_INVALID: u16 = 1356;
     pub const ER_VIEW_CHECK_FAILED: u16 = 1369;

@@ -694,6 +694,134 @@ fn recovery_note(server: &TestServer) -> String {
         .to_string()
 }
 
+/// Rows and definition of a table after ALTER TABLE … MODIFY / CHANGE / RENAME.
+fn altered(c: &mut mysql::Conn) -> (Vec<String>, String) {
+    let def: (String, String) = c.query_first("SHOW CREATE TABLE j.alt").unwrap().unwrap();
+    (dump(c, "j.alt"), def.1)
+}
+
+/// ALTER TABLE that converts rows (MODIFY to a narrower type under a non-strict sql_mode,
+/// CHANGE, RENAME COLUMN/INDEX, a column moved FIRST) is replayed from the journal after
+/// kill -9 to the same rows and definition, and a checkpoint taken after it reloads them.
+#[test]
+fn altered_columns_survive_crash_and_checkpoint() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE j").unwrap();
+    c.query_drop("CREATE TABLE j.alt (id INT PRIMARY KEY, name VARCHAR(10), qty INT, KEY k (qty))")
+        .unwrap();
+    c.query_drop("INSERT INTO j.alt VALUES (1, 'one', 10), (2, 'seventeen', NULL), (3, NULL, 300)")
+        .unwrap();
+    // Non-strict: 'seventeen' is cut to 'sev' and NULL becomes 0, with warnings; the replay
+    // runs under the statement's own sql_mode, so it cuts the same way.
+    c.query_drop("SET SESSION sql_mode = ''").unwrap();
+    c.query_drop("ALTER TABLE j.alt MODIFY name VARCHAR(3), MODIFY qty BIGINT NOT NULL")
+        .unwrap();
+    c.query_drop("SET SESSION sql_mode = DEFAULT").unwrap();
+    assert!(
+        c.query_drop("ALTER TABLE j.alt MODIFY qty TINYINT")
+            .is_err(),
+        "300 does not fit a TINYINT under strict mode"
+    );
+    c.query_drop("ALTER TABLE j.alt CHANGE qty quantity BIGINT NOT NULL FIRST")
+        .unwrap();
+    c.query_drop("ALTER TABLE j.alt RENAME COLUMN name TO label, RENAME INDEX k TO kq")
+        .unwrap();
+    c.query_drop("INSERT INTO j.alt (id, label, quantity) VALUES (4, 'new', 40)")
+        .unwrap();
+    let before = altered(&mut c);
+    assert_eq!(
+        before.0,
+        vec!["0|2|sev", "10|1|one", "40|4|new", "300|3|\\N"],
+        "rows after the ALTERs (ordered by the first column, quantity)"
+    );
+    assert!(before.1.contains("KEY `kq` (`quantity`)"), "{}", before.1);
+    drop(c);
+
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(altered(&mut c), before, "journal replay after kill -9");
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 1")
+        .unwrap();
+    let done = status(&mut c, "Quire_checkpoints");
+    wait_checkpoints(&mut c, done + 1);
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 0")
+        .unwrap();
+    drop(c);
+
+    server.crash_restart();
+    assert!(
+        recovery_note(&server).contains("loaded quire_checkpoint."),
+        "{}",
+        recovery_note(&server)
+    );
+    let mut c = server.mysql_conn();
+    assert_eq!(altered(&mut c), before, "checkpoint reload after kill -9");
+}
+
+/// Temporary tables are not journaled (MySQL 8 with binlog_format=ROW): neither their DDL
+/// nor their rows, also inside a transaction that writes a base table; DROP TABLE of a
+/// temporary and a base table is logged naming the base one. After kill -9 the base table
+/// is as committed and the temporary ones are gone.
+#[test]
+fn temporary_tables_stay_out_of_the_journal() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    c.query_drop("CREATE DATABASE s").unwrap();
+    c.query_drop("CREATE TABLE s.base (a INT PRIMARY KEY)")
+        .unwrap();
+    c.query_drop("CREATE TABLE s.other (a INT)").unwrap();
+    c.query_drop("CREATE TEMPORARY TABLE s.tmp (a INT)")
+        .unwrap();
+    c.query_drop("INSERT INTO s.tmp VALUES (1), (2)").unwrap();
+    c.query_drop("BEGIN").unwrap();
+    c.query_drop("INSERT INTO s.tmp VALUES (3)").unwrap();
+    c.query_drop("INSERT INTO s.base SELECT a FROM s.tmp")
+        .unwrap();
+    c.query_drop("COMMIT").unwrap();
+    c.query_drop("CREATE TEMPORARY TABLE s.tmp2 AS SELECT a FROM s.base")
+        .unwrap();
+    c.query_drop("ALTER TABLE s.tmp2 ADD COLUMN b INT").unwrap();
+    c.query_drop("DROP TABLE s.tmp, s.other").unwrap();
+    let events: Vec<(String, u64, String, u64, u64, String)> =
+        c.query("SHOW BINLOG EVENTS").unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e.2.as_str()).collect();
+    let texts: Vec<&str> = events.iter().map(|e| e.5.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "Format_desc",
+            "Query",
+            "Query",
+            "Query",
+            "Query",
+            "Table_map",
+            "Write_rows_v1",
+            "Xid",
+            "Query"
+        ],
+        "{texts:?}"
+    );
+    assert!(events[5].5.ends_with("(s.base)"), "{texts:?}");
+    assert_eq!(events[8].5, "DROP TABLE `s`.`other`");
+    let rows: Vec<u32> = c.query("SELECT a FROM s.tmp2 ORDER BY a").unwrap();
+    assert_eq!(rows, [1, 2, 3]);
+    drop(c);
+
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    let rows: Vec<u32> = c.query("SELECT a FROM s.base ORDER BY a").unwrap();
+    assert_eq!(rows, [1, 2, 3]);
+    let tables: Vec<String> = c.query("SHOW TABLES FROM s").unwrap();
+    assert_eq!(tables, ["base"]);
+}
+
 #[test]
 fn checkpoint_plus_journal_restores_everything() {
     if !quire_only() {

@@ -89,6 +89,7 @@ sql_tests! {
     deadlock,
     lock_wait_timeout,
     disconnect_releases_locks,
+    temporary_tables,
 }
 
 /// Every `tests/sql/*.test` must have a `#[test]` above (and vice versa).

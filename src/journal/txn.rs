@@ -74,6 +74,11 @@ pub fn encode(
     let mut i = 0;
     while i < writes.len() {
         let table = &writes[i].table;
+        if table.temporary {
+            // Not journaled: nothing to recover (see `Table::temporary`).
+            i += 1;
+            continue;
+        }
         let kind = kind_of(&writes[i]);
         let mut j = i + 1;
         while j < writes.len()

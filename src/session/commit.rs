@@ -157,7 +157,7 @@ impl Ctx {
         let Some(journal) = self.server.journal.get().cloned() else {
             return self.commit().await;
         };
-        let Some(txn) = self.txn.take_if(|t| t.has_writes() && !is_large(t)) else {
+        let Some(txn) = self.txn.take_if(|t| t.has_durable_writes() && !is_large(t)) else {
             return self.commit().await;
         };
         self.snapshot_slot.clear();

@@ -947,6 +947,7 @@ where
 
     fn reset_session(&mut self, ctx: &mut Ctx) {
         ctx.rollback();
+        ctx.drop_temp_tables();
         ctx.user_vars.clear();
         ctx.vars = crate::config::SessionVars::new(&ctx.server.globals);
         ctx.refresh_cached_vars();

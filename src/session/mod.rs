@@ -126,6 +126,14 @@ pub struct Ctx {
     /// not yet), and the decision.
     pub audit_generation: Option<u64>,
     pub audit_admitted: bool,
+    /// This session's temporary tables (few: found by a scan). They shadow tables of the
+    /// same name for this session only; see [`Ctx::temp_table`].
+    pub temp_tables: Vec<Arc<crate::storage::table::Table>>,
+    /// What a DDL statement journals instead of its own text: `Some(None)` nothing (it only
+    /// touched temporary tables), `Some(Some(text))` that text. Taken after each DDL.
+    pub journal_as: Option<Option<String>>,
+    /// Set while a view's SELECT is planned: naming a temporary table is then 1352.
+    pub refuse_temp_tables: bool,
 }
 
 /// `+HH:MM` / `-HH:MM` as seconds east of UTC; None for `SYSTEM` (and anything else, which
@@ -197,6 +205,9 @@ impl Ctx {
             log_buf: Vec::new(),
             audit_generation: None,
             audit_admitted: false,
+            temp_tables: Vec::new(),
+            journal_as: None,
+            refuse_temp_tables: false,
         };
         c.refresh_cached_vars();
         c
@@ -408,6 +419,26 @@ impl Ctx {
     }
 }
 
+impl Ctx {
+    /// The session's temporary table `db`.`name`, if any.
+    pub fn temp_table(&self, db: &str, name: &str) -> Option<Arc<crate::storage::table::Table>> {
+        if self.temp_tables.is_empty() {
+            return None;
+        }
+        self.temp_tables
+            .iter()
+            .find(|t| t.def.db == db && t.def.name == name)
+            .cloned()
+    }
+
+    /// Drop every temporary table (disconnect, COM_RESET_CONNECTION, COM_CHANGE_USER).
+    pub fn drop_temp_tables(&mut self) {
+        for t in self.temp_tables.drain(..) {
+            t.dropped.store(true, std::sync::atomic::Ordering::Release);
+        }
+    }
+}
+
 impl Drop for Ctx {
     fn drop(&mut self) {
         if let Some(txn) = self.txn.take() {
@@ -417,6 +448,7 @@ impl Drop for Ctx {
             self.server.storage.rollback(d.txn);
         }
         self.snapshot_slot.clear();
+        self.drop_temp_tables();
         self.server.unregister_session(self.conn_id);
     }
 }

@@ -212,6 +212,8 @@ impl Ctx {
         norm: &lexer::Normalized,
     ) -> Result<(Arc<Prepared>, Vec<Value>)> {
         let kind = norm.kind;
+        // The cache is shared: a session with temporary tables (which shadow names for it
+        // alone) neither uses nor fills it.
         let cacheable = matches!(
             kind,
             StatementKind::Select
@@ -219,7 +221,7 @@ impl Ctx {
                 | StatementKind::Update
                 | StatementKind::Delete
                 | StatementKind::Replace
-        );
+        ) && self.temp_tables.is_empty();
         let version = self.server.storage.catalog.version();
         let db = self.db.as_deref();
         let lit_params = || norm.literals.iter().map(literal_value).collect::<Vec<_>>();
@@ -359,7 +361,7 @@ impl Ctx {
     pub async fn commit(&mut self) -> Result<()> {
         if let Some(txn) = self.txn.take() {
             self.shared.status.add(Stat::HandlerCommit, 1);
-            let txn = if txn.has_writes() {
+            let txn = if txn.has_durable_writes() {
                 match self.journal_commit(txn).await {
                     Ok(t) => t,
                     Err(e) => {
@@ -368,6 +370,10 @@ impl Ctx {
                     }
                 }
             } else {
+                if txn.has_writes() {
+                    // Temporary tables only: visible now, nothing for the journal.
+                    self.server.storage.txns.publish(&txn.shared);
+                }
                 txn
             };
             if super::commit::is_large(&txn) {
@@ -1007,11 +1013,19 @@ impl Ctx {
         } else {
             None
         };
+        self.journal_as = None;
         let out = self.run_ast_statement(stmt).await?;
         if ddl {
-            let text = std::mem::take(&mut self.stmt_text);
-            let r = self.journal_ddl(&text).await;
-            self.stmt_text = text;
+            let r = match self.journal_as.take() {
+                Some(None) => Ok(()),
+                Some(Some(text)) => self.journal_ddl(&text).await,
+                None => {
+                    let text = std::mem::take(&mut self.stmt_text);
+                    let r = self.journal_ddl(&text).await;
+                    self.stmt_text = text;
+                    r
+                }
+            };
             r?;
         }
         Ok(out)
@@ -1028,13 +1042,20 @@ impl Ctx {
     ) -> Result<Outcome> {
         self.commit().await?;
         let server = self.server.clone();
-        let table = {
+        let table = 'made: {
             let _gate = server.ddl_gate.read().await;
             let Some(filled) = ddl::create_table_def(self, ct)? else {
                 return Ok(Outcome::ok());
             };
             let (db, name) = crate::sql::planner::object_name(&ct.name)?;
             let db = ddl::resolve_db_name(self, db)?;
+            if ct.temporary {
+                // Not journaled: only its rows' transaction follows (and they are skipped).
+                let table = self
+                    .temp_table(&db, &name)
+                    .ok_or_else(|| MyError::no_such_table(&db, &name))?;
+                break 'made (table, filled);
+            }
             let table = server
                 .storage
                 .catalog
@@ -1062,6 +1083,18 @@ impl Ctx {
             (table, filled)
         };
         let (table, filled) = table;
+        self.fill_created(table, filled, q).await
+    }
+
+    /// The rows of `CREATE TABLE … SELECT`: inserted and committed; on failure the table is
+    /// dropped again (and the drop journaled, for a base table).
+    async fn fill_created(
+        &mut self,
+        table: Arc<crate::storage::table::Table>,
+        filled: Vec<String>,
+        q: &ast::Query,
+    ) -> Result<Outcome> {
+        let server = self.server.clone();
         let quote = crate::sql::show::quote_ident;
         let cols: Vec<String> = filled.iter().map(|c| quote(c)).collect();
         let insert = format!(
@@ -1093,8 +1126,12 @@ impl Ctx {
             }
             Err(e) => {
                 self.rollback();
-                let _gate = server.ddl_gate.read().await;
                 let (db, name) = (table.def.db.clone(), table.def.name.clone());
+                if table.temporary {
+                    self.temp_tables.retain(|t| !Arc::ptr_eq(t, &table));
+                    return Err(e);
+                }
+                let _gate = server.ddl_gate.read().await;
                 if server.storage.catalog.remove_table(&db, &name).is_some() {
                     let drop = format!("DROP TABLE {}.{}", quote(&db), quote(&name));
                     self.journal_ddl(&drop).await?;
@@ -1167,13 +1204,13 @@ impl Ctx {
                 temporary,
                 ..
             } => {
-                self.commit().await?;
+                // DROP TEMPORARY TABLE does not end the transaction (MySQL).
+                if !(*temporary && *object_type == ast::ObjectType::Table) {
+                    self.commit().await?;
+                }
                 match object_type {
                     ast::ObjectType::Table => {
-                        if *temporary {
-                            return Err(MyError::not_supported("DROP TEMPORARY TABLE"));
-                        }
-                        ddl::drop_tables(self, names, *if_exists).await
+                        ddl::drop_tables(self, names, *if_exists, *temporary).await
                     }
                     ast::ObjectType::View => {
                         crate::sql::view::drop(self, names, *if_exists).map(|_| Outcome::ok())
@@ -1201,7 +1238,10 @@ impl Ctx {
                 }
             }
             S::CreateTable(ct) => {
-                self.commit().await?;
+                // CREATE TEMPORARY TABLE does not end the transaction (MySQL).
+                if !ct.temporary {
+                    self.commit().await?;
+                }
                 ddl::create_table(self, ct).await
             }
             S::CreateIndex(ci) => {

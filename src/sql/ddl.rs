@@ -24,6 +24,9 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod alter;
+mod temp;
+
 const ER_DB_CREATE_EXISTS: u16 = 1007;
 const ER_DB_DROP_EXISTS: u16 = 1008;
 
@@ -1004,9 +1007,6 @@ fn select_columns(ctx: &Ctx, q: &ast::Query) -> Result<Vec<ColumnDef>> {
 /// CREATE TABLE's work: `None` when IF NOT EXISTS found the table there, else the names of
 /// the columns a `… SELECT` fills, in its select list's order (empty without one).
 pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<Vec<String>>> {
-    if ct.temporary {
-        return Err(MyError::not_supported("CREATE TEMPORARY TABLE"));
-    }
     if ct.query.is_some() && ct.like.is_some() {
         return Err(MyError::parse("SELECT", 1));
     }
@@ -1025,7 +1025,8 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
             ),
         ));
     }
-    if ctx.server.storage.catalog.table(&db, &name).is_some() {
+    // A temporary table may take a base table's name (it shadows it for this session).
+    if !ct.temporary && ctx.server.storage.catalog.table(&db, &name).is_some() {
         if ct.if_not_exists {
             ctx.diag.note(
                 code::ER_TABLE_EXISTS_ERROR,
@@ -1044,12 +1045,7 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         };
         let (sdb, sname) = super::planner::object_name(src)?;
         let sdb = resolve_db_name(ctx, sdb)?;
-        let s = ctx
-            .server
-            .storage
-            .catalog
-            .table(&sdb, &sname)
-            .ok_or_else(|| MyError::no_such_table(&sdb, &sname))?;
+        let s = temp::find_table(ctx, &sdb, &sname)?;
         let mut d = (*s.def).clone();
         d.db = db.clone();
         d.name = name.clone();
@@ -1081,6 +1077,9 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         pending.sort_by_key(|p| p.kind != IndexKind::Primary);
         finish_def(&db, &name, columns, pending, opts)?
     };
+    if ct.temporary {
+        return Ok(temp::create(ctx, def, ct.if_not_exists)?.then_some(filled));
+    }
     let table = Arc::new(Table::new(def));
     if ctx.server.storage.catalog.add_table(&db, table).is_err() {
         if ct.if_not_exists {
@@ -1107,25 +1106,49 @@ pub fn unknown_tables(ctx: &mut Ctx, missing: Vec<String>, if_exists: bool) -> R
     Ok(())
 }
 
+/// `DROP [TEMPORARY] TABLE`: a name is the session's temporary table first; with
+/// TEMPORARY, only that. Only base tables are journaled (as MySQL's row-based log does, a
+/// statement that also dropped temporary tables is logged naming the base ones alone).
 pub async fn drop_tables(
     ctx: &mut Ctx,
     names: &[ast::ObjectName],
     if_exists: bool,
+    temporary: bool,
 ) -> Result<Outcome> {
     let mut missing = Vec::new();
     let mut found = Vec::new();
+    let mut temps = Vec::new();
     for n in names {
         let (db, t) = super::planner::object_name(n)?;
         let db = match db.or_else(|| ctx.db.clone()) {
             Some(d) => d,
             None => return Err(MyError::no_db()),
         };
+        if ctx.temp_table(&db, &t).is_some() {
+            temps.push((db, t));
+            continue;
+        }
         match ctx.server.storage.catalog.table(&db, &t) {
-            Some(table) => found.push((db, t, table)),
-            None => missing.push(format!("{db}.{t}")),
+            Some(table) if !temporary => found.push((db, t, table)),
+            _ => missing.push(format!("{db}.{t}")),
         }
     }
     unknown_tables(ctx, missing, if_exists)?;
+    // Only this session can use its temporary tables: no metadata lock to wait for.
+    for (db, t) in &temps {
+        temp::remove(ctx, db, t);
+    }
+    if !temps.is_empty() {
+        let quote = super::show::quote_ident;
+        let base: Vec<String> = found
+            .iter()
+            .map(|(db, t, _)| format!("{}.{}", quote(db), quote(t)))
+            .collect();
+        ctx.journal_as = Some((!base.is_empty()).then(|| {
+            let exists = if if_exists { "IF EXISTS " } else { "" };
+            format!("DROP TABLE {exists}{}", base.join(","))
+        }));
+    }
     for (db, t, table) in found {
         let _g = lock_exclusive(ctx, &table).await?;
         ctx.server.storage.catalog.remove_table(&db, &t);
@@ -1148,28 +1171,32 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
                 .map_err(|e| MyError::storage_io(&e))?;
             continue;
         }
-        let table = ctx
-            .server
-            .storage
-            .catalog
-            .table(&db, &t)
-            .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+        let table = temp::find_table(ctx, &db, &t)?;
         let _g = lock_exclusive(ctx, &table).await?;
         let mut def = (*table.def).clone();
         def.auto_increment_start = 1;
-        let fresh = Arc::new(Table::new(def));
-        ctx.server.storage.catalog.replace_table(&db, &table, fresh);
+        let mut fresh = Table::new(def);
+        fresh.temporary = table.temporary;
+        if table.temporary {
+            temp::replace(ctx, &table, Arc::new(fresh));
+        } else {
+            ctx.server
+                .storage
+                .catalog
+                .replace_table(&db, &table, Arc::new(fresh));
+        }
     }
     Ok(Outcome::ok())
 }
 
-/// Rebuild `table` with `def` (copying the rows) and swap it in.
+/// Rebuild `table` with `def` (copying the rows through `map_row`) and swap it in; the
+/// number of rows copied. An error from `map_row` leaves the old table in place.
 async fn rebuild(
     ctx: &mut Ctx,
     table: &Arc<Table>,
     def: TableDef,
-    map_row: &(dyn Fn(&[Value]) -> Vec<Value> + Sync),
-) -> Result<()> {
+    map_row: &mut (dyn FnMut(&[Value]) -> Result<Vec<Value>> + Send),
+) -> Result<u64> {
     let _g = lock_exclusive(ctx, table).await?;
     if table.dropped.load(std::sync::atomic::Ordering::Acquire) {
         return Err(MyError::no_such_table(&def.db, &def.name));
@@ -1178,12 +1205,22 @@ async fn rebuild(
     let snapshot = storage.txns.take_snapshot(&ctx.snapshot_slot);
     let view = ReadView { me: 0, snapshot };
     let auto = table.peek_auto_inc();
-    let new = Arc::new(Table::new(def));
+    let mut new = Table::new(def);
+    new.temporary = table.temporary;
+    let new = Arc::new(new);
     new.set_auto_inc(auto.max(new.peek_auto_inc()));
     let mut result = Ok(());
+    let mut rows = 0u64;
     for slot in table.scan_primary(Bound::Unbounded, Bound::Unbounded, false) {
         if let Some(row) = table.read(&slot, view) {
-            let r: Arc<[Value]> = Arc::from(map_row(&row));
+            let r: Arc<[Value]> = match map_row(&row) {
+                Ok(r) => Arc::from(r),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            rows += 1;
             if let Err(e) = new.load_committed(r, snapshot) {
                 result = Err(match super::exec::storage_err(e) {
                     super::exec::ExecError::Sql(e) => e,
@@ -1196,6 +1233,12 @@ async fn rebuild(
     ctx.snapshot_slot.clear();
     result?;
     let (db, name) = (new.def.db.clone(), new.def.name.clone());
+    if table.temporary {
+        if !temp::replace(ctx, table, new) {
+            return Err(MyError::table_exists(&name));
+        }
+        return Ok(rows);
+    }
     let catalog = &ctx.server.storage.catalog;
     if !catalog.replace_table(&table.def.db, table, new) {
         return Err(if catalog.table(&db, &name).is_some() {
@@ -1204,7 +1247,7 @@ async fn rebuild(
             MyError::no_such_table(&table.def.db, table.name())
         });
     }
-    Ok(())
+    Ok(rows)
 }
 
 /// `RENAME TABLE a TO b [, c TO d …]`: in order, all or none (each rename is checked
@@ -1269,7 +1312,7 @@ pub async fn rename_tables(
         let mut def = (*table.def).clone();
         def.db = tdb;
         def.name = tname;
-        rebuild(ctx, &table, def, &|r: &[Value]| r.to_vec()).await?;
+        rebuild(ctx, &table, def, &mut |r: &[Value]| Ok(r.to_vec())).await?;
     }
     Ok(Outcome::ok())
 }
@@ -1277,12 +1320,7 @@ pub async fn rename_tables(
 pub async fn create_index(ctx: &mut Ctx, ci: &ast::CreateIndex) -> Result<Outcome> {
     let (db, t) = super::planner::object_name(&ci.table_name)?;
     let db = resolve_db_name(ctx, db)?;
-    let table = ctx
-        .server
-        .storage
-        .catalog
-        .table(&db, &t)
-        .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+    let table = temp::find_table(ctx, &db, &t)?;
     let name = match &ci.name {
         Some(n) => Some(super::planner::object_name(n)?.1),
         None => None,
@@ -1322,21 +1360,18 @@ async fn add_indexes(ctx: &mut Ctx, table: &Arc<Table>, pending: Vec<PendingInde
             def.indexes.push(idx);
         }
     }
-    rebuild(ctx, table, def, &|r| r.to_vec()).await
+    rebuild(ctx, table, def, &mut |r| Ok(r.to_vec()))
+        .await
+        .map(|_| ())
 }
 
 pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome> {
     let (db, t) = super::planner::object_name(&at.name)?;
     let db = resolve_db_name(ctx, db)?;
-    let table = ctx
-        .server
-        .storage
-        .catalog
-        .table(&db, &t)
-        .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+    let table = temp::find_table(ctx, &db, &t)?;
     let mut def = (*table.def).clone();
     // Column mapping from the old row to the new one: Some(old position) or a default value.
-    let mut sources: Vec<Result<usize, Value>> = (0..def.columns.len()).map(Ok).collect();
+    let mut sources: alter::Sources = (0..def.columns.len()).map(Ok).collect();
     let mut pending = Vec::new();
     for op in &at.operations {
         use ast::AlterTableOperation as O;
@@ -1468,6 +1503,20 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
                 }
                 def.name = nname;
             }
+            O::ModifyColumn { .. } | O::ChangeColumn { .. } => {
+                alter::change_column(ctx, &mut def, &mut sources, &mut pending, op)?
+            }
+            O::RenameColumn {
+                old_column_name,
+                new_column_name,
+            } => alter::rename_column(&mut def, old_column_name, new_column_name)?,
+            O::RenamePartitions {
+                old_partitions,
+                new_partitions,
+            } => match (old_partitions.as_slice(), new_partitions.as_slice()) {
+                ([old], [new]) => alter::rename_index(&mut def, old, new)?,
+                _ => return Err(MyError::not_supported("ALTER TABLE … RENAME TO PARTITION")),
+            },
             O::AutoIncrement { value, .. } => {
                 if let ast::Value::Number(n, _) = &value.value {
                     def.auto_increment_start = n.parse().unwrap_or(1);
@@ -1480,17 +1529,7 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     // Rebuild the index list against the new column positions, then add new indexes.
     let mut def = finish_with_pending(def, pending)?;
     def.auto_increment_start = def.auto_increment_start.max(table.peek_auto_inc());
-    let map = move |r: &[Value]| -> Vec<Value> {
-        sources
-            .iter()
-            .map(|s| match s {
-                Ok(i) => r.get(*i).cloned().unwrap_or(Value::Null),
-                Err(v) => v.clone(),
-            })
-            .collect()
-    };
-    rebuild(ctx, &table, def, &map).await?;
-    Ok(ddl_info())
+    alter::copy_rows(ctx, &table, def, sources).await
 }
 
 fn shift_indexes(def: &mut TableDef, from: usize, by: usize) {
@@ -1511,6 +1550,13 @@ fn shift_indexes(def: &mut TableDef, from: usize, by: usize) {
 
 fn finish_with_pending(mut def: TableDef, pending: Vec<PendingIndex>) -> Result<TableDef> {
     for p in pending {
+        // A second primary key is 1068, before its name ('PRIMARY') is found taken.
+        if p.kind == IndexKind::Primary && def.primary.is_some() {
+            return Err(MyError::new(
+                code::ER_MULTIPLE_PRI_KEY,
+                "Multiple primary key defined",
+            ));
+        }
         let all: Vec<IndexDef> = def.all_indexes().cloned().collect();
         let idx = build_index(&def.columns, &p, &all)?;
         if idx.kind == IndexKind::Primary {
@@ -1538,12 +1584,7 @@ pub async fn drop_index(
 ) -> Result<Outcome> {
     let (db, t) = super::planner::object_name(table_name)?;
     let db = resolve_db_name(ctx, db)?;
-    let table = ctx
-        .server
-        .storage
-        .catalog
-        .table(&db, &t)
-        .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+    let table = temp::find_table(ctx, &db, &t)?;
     let mut def = (*table.def).clone();
     if name.eq_ignore_ascii_case("PRIMARY") {
         if def.primary.take().is_none() {
@@ -1562,7 +1603,7 @@ pub async fn drop_index(
             ));
         }
     }
-    rebuild(ctx, &table, def, &|r| r.to_vec()).await?;
+    rebuild(ctx, &table, def, &mut |r| Ok(r.to_vec())).await?;
     Ok(ddl_info())
 }
 

@@ -13,6 +13,7 @@ use crate::error::{MyError, Result};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
+use std::borrow::Cow;
 
 /// Bound on parser recursion (deeply nested expressions from a client must not overflow the
 /// stack).
@@ -91,7 +92,7 @@ fn rewrite(text: &str) -> String {
         })
     };
     let is_set = word(0, "SET");
-    let mut edits: Vec<(usize, usize, &str)> = Vec::new();
+    let mut edits: Vec<(usize, usize, Cow<str>)> = Vec::new();
     // UPDATE t1, t2 SET …: the comma join of a multi-table UPDATE (sqlparser takes one
     // table with joins there), as CROSS JOIN, which means the same.
     if word(0, "UPDATE") {
@@ -104,7 +105,7 @@ fn rewrite(text: &str) -> String {
             } else if depth == 0 && t.text(text).eq_ignore_ascii_case("SET") {
                 break;
             } else if depth == 0 && t.is_op(text, ",") {
-                edits.push((t.start, t.end, " CROSS JOIN "));
+                edits.push((t.start, t.end, " CROSS JOIN ".into()));
             }
         }
     }
@@ -115,11 +116,30 @@ fn rewrite(text: &str) -> String {
     }
     for i in 0..toks.len() {
         if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {
-            edits.push((toks[i].start, toks[i + 3].end, "FOR SHARE"));
+            edits.push((toks[i].start, toks[i + 3].end, "FOR SHARE".into()));
         }
         // ALTER TABLE … DROP KEY k: MySQL's synonym of DROP INDEX.
         if word(i, "DROP") && word(i + 1, "KEY") && word(0, "ALTER") {
-            edits.push((toks[i + 1].start, toks[i + 1].end, "INDEX"));
+            edits.push((toks[i + 1].start, toks[i + 1].end, "INDEX".into()));
+        }
+        // ALTER TABLE … RENAME {INDEX|KEY} a TO b: sqlparser has no such operation; it is
+        // spelled as the one two-name rename sqlparser parses and MySQL lacks (a partition
+        // rename, which `ddl::alter` takes as the index rename).
+        if word(0, "ALTER")
+            && word(i, "RENAME")
+            && (word(i + 1, "INDEX") || word(i + 1, "KEY"))
+            && word(i + 3, "TO")
+            && [i + 2, i + 4]
+                .iter()
+                .all(|&j| toks.get(j).is_some_and(|t| t.kind != TokenKind::Op))
+        {
+            let name = |j: usize| &text[toks[j].start..toks[j].end];
+            let spelled = format!(
+                "PARTITION ({}) RENAME TO PARTITION ({})",
+                name(i + 2),
+                name(i + 4)
+            );
+            edits.push((toks[i].start, toks[i + 4].end, spelled.into()));
         }
         // ALTER TABLE t RENAME u: MySQL's TO/AS are optional, sqlparser's are not.
         if word(0, "ALTER")
@@ -130,10 +150,10 @@ fn rewrite(text: &str) -> String {
                 .any(|w| word(i + 1, w))
         {
             let at = toks[i + 1].start;
-            edits.push((at, at, "TO "));
+            edits.push((at, at, "TO ".into()));
         }
         if is_set && toks[i].is_op(text, ":=") {
-            edits.push((toks[i].start, toks[i].end, "="));
+            edits.push((toks[i].start, toks[i].end, "=".into()));
         }
         if i > 0 && word(i, "MOD") && !toks.get(i + 1).is_some_and(|t| t.is_op(text, "(")) {
             let prev = &toks[i - 1];
@@ -143,7 +163,7 @@ fn rewrite(text: &str) -> String {
                 _ => true,
             };
             if operand {
-                edits.push((toks[i].start, toks[i].end, "%"));
+                edits.push((toks[i].start, toks[i].end, "%".into()));
             }
         }
     }
@@ -157,7 +177,7 @@ fn rewrite(text: &str) -> String {
             continue;
         }
         out.push_str(&text[last..s]);
-        out.push_str(r);
+        out.push_str(&r);
         last = e;
     }
     out.push_str(&text[last..]);

@@ -184,6 +184,17 @@ impl<'a> Planner<'a> {
                 "You can't use locks with log tables",
             ));
         }
+        if let Some(s) = self.session
+            && let Some(tt) = s.temp_table(&db, &t)
+        {
+            if s.refuse_temp_tables {
+                return Err(MyError::new(
+                    code::ER_VIEW_SELECT_TMPTABLE,
+                    format!("View's SELECT refers to a temporary table '{t}'"),
+                ));
+            }
+            return Ok((db, tt));
+        }
         // A missing database is reported as a missing table, as MySQL does.
         match self.storage.catalog.table(&db, &t) {
             Some(table) => Ok((db, table)),

@@ -145,6 +145,9 @@ pub fn resolve_table(ctx: &Ctx, db: Option<&str>, name: &str) -> Result<Arc<Tabl
         // The definition only (SHOW CREATE TABLE, DESCRIBE): reads go through the planner.
         return Ok(Arc::new(Table::new(log.def())));
     }
+    if let Some(t) = ctx.temp_table(&d, name) {
+        return Ok(t);
+    }
     ctx.server
         .storage
         .catalog
@@ -760,7 +763,10 @@ pub fn run(ctx: &mut Ctx, show: &Show) -> XResult<Outcome> {
                 return show_create_view(ctx, &v);
             }
             let t = resolve_table(ctx, db.as_deref(), name)?;
-            let sql = create_table_sql(&t.def, t.peek_auto_inc());
+            let mut sql = create_table_sql(&t.def, t.peek_auto_inc());
+            if t.temporary {
+                sql.replace_range(.."CREATE".len(), "CREATE TEMPORARY");
+            }
             let rows = vec![vec![s(t.name()), Value::from_string(sql)]];
             result(
                 ctx,

@@ -147,9 +147,12 @@ pub fn create(ctx: &mut Ctx, spec: &ViewSpec) -> Result<Arc<ViewDef>> {
             ));
         }
     }
-    // Planned in the view's database, as it will be expanded.
+    // Planned in the view's database, as it will be expanded; a view outlives the
+    // session's temporary tables, so naming one is refused (1352, as MySQL).
     let saved = ctx.db.replace(db.clone());
+    ctx.refuse_temp_tables = true;
     let planned = ctx.plan_text(&select, &[], super::lexer::StatementKind::Select);
+    ctx.refuse_temp_tables = false;
     ctx.db = saved;
     let prep = planned?;
     let super::Planned::Select(plan) = &prep.planned else {

@@ -98,6 +98,12 @@ impl Catalog {
         self.version.fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Invalidate plans without a catalog change: a session's temporary tables came or went
+    /// (its prepared statements must resolve names again).
+    pub fn touch(&self) {
+        self.bump();
+    }
+
     pub fn database(&self, name: &str) -> Option<Arc<Database>> {
         self.dbs.read().get(name).cloned()
     }

@@ -89,6 +89,9 @@ pub struct Table {
     pub created_at: std::time::SystemTime,
     /// Column types and nullability, as the binary log's Table_map describes them.
     pub binlog_columns: Vec<(crate::sql::types::SqlType, bool)>,
+    /// A session's temporary table: never in the catalog, never journaled or checkpointed
+    /// (MySQL's row-based binary log leaves them out too; they die with the session).
+    pub temporary: bool,
 }
 
 static NEXT_TABLE_ID: AtomicU64 = AtomicU64::new(1);
@@ -131,6 +134,7 @@ impl Table {
             dropped: AtomicBool::new(false),
             created_at: std::time::SystemTime::now(),
             binlog_columns,
+            temporary: false,
         }
     }
 

@@ -140,6 +140,12 @@ impl Txn {
         !self.writes.is_empty()
     }
 
+    /// Writes to anything but temporary tables: what the journal must hold. (Stops at the
+    /// first such write, the first one in the usual transaction.)
+    pub fn has_durable_writes(&self) -> bool {
+        self.writes.iter().any(|w| !w.table.temporary)
+    }
+
     /// The position of savepoint `name` (names compare case-insensitively, as in MySQL).
     pub fn savepoint(&self, name: &str) -> Option<usize> {
         self.savepoints

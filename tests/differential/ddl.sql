@@ -154,36 +154,23 @@ ALTER TABLE alt DROP COLUMN pos;
 ALTER TABLE alt DROP mid;
 SELECT * FROM alt;
 UPDATE alt SET qty = 20 WHERE qty IS NULL;
--- todo: differs
 ALTER TABLE alt MODIFY COLUMN qty BIGINT NOT NULL DEFAULT 0;
--- todo: differs
 SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'alt';
 INSERT INTO alt (id, name) VALUES (4, 'four');
--- todo: differs
 INSERT INTO alt (id, name, qty) VALUES (5, 'five', NULL);
 DELETE FROM alt WHERE id = 4;
--- todo: differs
 ALTER TABLE alt MODIFY COLUMN qty BIGINT;
 UPDATE alt SET qty = NULL WHERE id = 2;
--- todo: differs
 SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'alt';
--- todo: differs
 ALTER TABLE alt CHANGE COLUMN name label VARCHAR(10);
--- todo: differs
 ALTER TABLE alt CHANGE qty quantity BIGINT;
--- todo: differs
 ALTER TABLE alt RENAME COLUMN label TO title;
--- todo: differs
 SELECT id, title, quantity FROM alt;
--- todo: differs
 SELECT name FROM alt;
--- todo: differs
 ALTER TABLE alt ADD COLUMN title INT;
 ALTER TABLE alt DROP COLUMN nope;
--- todo: differs
 ALTER TABLE alt CHANGE nope other INT;
 ALTER TABLE alt ADD COLUMN a1 INT, ADD COLUMN a2 INT, DROP COLUMN price;
--- todo: differs
 SELECT COLUMN_NAME, ORDINAL_POSITION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'alt';
 ALTER TABLE no_such_table ADD COLUMN x INT;
 CREATE TABLE one_col (only_col INT);
@@ -191,46 +178,30 @@ ALTER TABLE one_col DROP COLUMN only_col;
 
 -- ALTER TABLE: indexes and constraints
 ALTER TABLE alt ADD INDEX idx_title (title);
--- todo: differs
 ALTER TABLE alt ADD UNIQUE KEY uq_quantity (quantity);
 ALTER TABLE alt ADD CONSTRAINT PRIMARY KEY (id);
--- todo: differs
 SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'alt';
--- todo: differs
 SELECT COLUMN_NAME, COLUMN_KEY FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'alt';
--- todo: differs
 ALTER TABLE alt ADD PRIMARY KEY (title);
--- todo: differs
 ALTER TABLE alt ADD INDEX idx_title (quantity);
--- todo: differs
 INSERT INTO alt (id, title, quantity) VALUES (1, 'dup', 99);
--- todo: differs
 INSERT INTO alt (id, title, quantity) VALUES (9, 'dup', 10);
--- todo: differs
 INSERT INTO alt (id, title, quantity) VALUES (4, 'fou', 40);
 ALTER TABLE alt ADD CONSTRAINT uq_title UNIQUE (title);
 ALTER TABLE alt ADD INDEX idx_a (a1, a2);
--- todo: differs
 ALTER TABLE alt RENAME INDEX idx_a TO idx_a12;
 ALTER TABLE alt DROP INDEX idx_title;
--- todo: differs
 DROP INDEX uq_quantity ON alt;
--- todo: differs
 CREATE INDEX idx_q ON alt (quantity);
 CREATE UNIQUE INDEX uq_a2 ON alt (a2);
--- todo: differs
 SELECT INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'alt';
 ALTER TABLE alt DROP INDEX idx_title;
 DROP INDEX no_such_index ON alt;
--- todo: differs
 ALTER TABLE alt DROP PRIMARY KEY;
 ALTER TABLE alt DROP PRIMARY KEY;
--- todo: differs
 INSERT INTO alt (id, title, quantity) VALUES (1, 'dup', 99);
--- todo: differs
 SELECT id, title, quantity FROM alt;
 -- adding a unique key over duplicate values fails
--- todo: differs
 ALTER TABLE alt ADD UNIQUE KEY uq_id (id);
 
 -- DROP TABLE and DROP TABLE IF EXISTS
@@ -264,41 +235,23 @@ TRUNCATE TABLE no_such_table;
 -- temporary tables: shadowing a base table of the same name
 CREATE TABLE shadow (id INT PRIMARY KEY, v VARCHAR(10));
 INSERT INTO shadow VALUES (1, 'base');
--- todo: differs
 CREATE TEMPORARY TABLE shadow (id INT, v VARCHAR(10), extra INT);
--- todo: differs
 INSERT INTO shadow VALUES (2, 'temp', 7), (3, 'temp', 8);
--- todo: differs
 SELECT * FROM shadow;
--- todo: differs
 CREATE TEMPORARY TABLE shadow (id INT);
 DROP TABLE shadow;
--- todo: differs
 SELECT * FROM shadow;
--- todo: differs
 CREATE TEMPORARY TABLE shadow (id INT);
--- todo: differs
 INSERT INTO shadow VALUES (5);
--- todo: differs
 DROP TEMPORARY TABLE shadow;
--- todo: differs
 SELECT * FROM shadow;
--- todo: differs
 DROP TEMPORARY TABLE shadow;
--- todo: differs
 DROP TEMPORARY TABLE IF EXISTS shadow;
--- todo: differs
 CREATE TEMPORARY TABLE tmp_like LIKE shadow;
--- todo: differs
 INSERT INTO tmp_like VALUES (1, 'dup ok');
--- todo: differs
 INSERT INTO tmp_like VALUES (1, 'dup');
--- todo: differs
 SELECT * FROM tmp_like;
--- todo: differs
 CREATE TEMPORARY TABLE tmp_sel AS SELECT id, v FROM shadow;
--- todo: differs
 SELECT * FROM tmp_sel;
--- todo: differs
 DROP TEMPORARY TABLE tmp_like, tmp_sel;
 SELECT * FROM tmp_sel;

@@ -151,11 +151,8 @@ CREATE VIEW dup_cols AS SELECT id, name AS id FROM product;
 CREATE VIEW bad_col AS SELECT nope FROM product;
 CREATE VIEW bad_table AS SELECT * FROM no_such_table;
 ALTER VIEW no_such_view AS SELECT 1 AS x;
--- todo: differs
 CREATE TEMPORARY TABLE scratch (a INT);
--- todo: differs
 CREATE VIEW on_temp AS SELECT a FROM scratch;
--- todo: differs
 DROP TEMPORARY TABLE scratch;
 
 -- a view whose base table is gone
