@@ -112,7 +112,7 @@ fn rewrite(text: &str) -> String {
     // UPDATE IGNORE: sqlparser knows the modifier only in SQLite's spelling (`UPDATE OR
     // IGNORE`), which the planner takes as MySQL's IGNORE.
     if word(0, "UPDATE") && word(1, "IGNORE") {
-        edits.push((toks[1].start, toks[1].start, "OR "));
+        edits.push((toks[1].start, toks[1].start, "OR ".into()));
     }
     for i in 0..toks.len() {
         if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {
