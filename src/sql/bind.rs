@@ -33,6 +33,7 @@ pub use typing::{
     bool_type, cast_target, char_len_of, contains_aggregate, literal_type, number_literal,
     pick_collation, precision_scale,
 };
+pub(crate) use typing::{decimal_cast, merge_types};
 
 /// A column visible in a scope.
 #[derive(Clone, Debug)]
@@ -556,6 +557,10 @@ impl<'a> Binder<'a> {
                             SqlType::varchar(255),
                             true,
                         ));
+                    }
+                    // A reserved word in MySQL: the function, also without parentheses.
+                    if name.eq_ignore_ascii_case("current_user") {
+                        return self.call(Func::CurrentUser, Vec::new());
                     }
                 }
                 self.resolve_column(None, None, name)?

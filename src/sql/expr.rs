@@ -11,7 +11,7 @@
 //!   and MySQL's type rules for mixed operands ([`compare::compare`]);
 //! - arithmetic on integers is exact and checked (overflow is error 1690, as in MySQL);
 //!   DECIMAL is exact; a DOUBLE or a string operand makes the operation DOUBLE; `/` on exact
-//!   operands gives a DECIMAL with `div_precision_increment` (4) more digits; division by
+//!   operands gives a DECIMAL with `div_precision_increment` (4 by default) more digits; division by
 //!   zero gives NULL with warning 1365.
 //!
 //! Evaluation never panics on values a client can produce; errors are [`MyError`]s.
@@ -782,8 +782,11 @@ fn num_of(v: Value, env: &mut Env) -> Option<Num> {
     })
 }
 
-/// `div_precision_increment`'s default.
-const DIV_PRECISION_INCREMENT: i64 = 4;
+/// The session's `div_precision_increment`: the digits a division adds to the dividend's
+/// scale (read at each execution, since a cached plan outlives a `SET`), at most 30 in all.
+fn div_increment(env: &Env) -> i64 {
+    env.ctx.div_precision_increment.min(30) as i64
+}
 
 pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
     let (Some(a), Some(b)) = (num_of(x, env), num_of(y, env)) else {
@@ -827,7 +830,7 @@ pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
                     return div_by_zero(env);
                 }
                 let q = BigDecimal::from(a) / BigDecimal::from(b);
-                return Ok(Value::decimal(round_half_up(q, DIV_PRECISION_INCREMENT)));
+                return Ok(Value::decimal(round_half_up(q, div_increment(env))));
             }
         };
         let sym = match op {
@@ -914,7 +917,7 @@ pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
             if y.is_zero() {
                 return div_by_zero(env);
             }
-            let scale = x.fractional_digit_count().max(0) + DIV_PRECISION_INCREMENT;
+            let scale = (x.fractional_digit_count().max(0) + div_increment(env)).min(30);
             Value::decimal(round_half_up(x / y, scale))
         }
         IntDiv => {

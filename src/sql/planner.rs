@@ -518,8 +518,14 @@ impl<'a> Planner<'a> {
                     left.source.join = JoinKind::Left;
                     left.on_ast = on_ast;
                     items.push(left);
-                    ranks.push(rank + 1);
-                    ranks.push(rank);
+                    // MySQL's `*` over a RIGHT JOIN … USING/NATURAL lists the right table's
+                    // columns first (it is the join turned around); over ON, in text order.
+                    let using = matches!(
+                        constraint,
+                        Some(ast::JoinConstraint::Using(_) | ast::JoinConstraint::Natural)
+                    );
+                    ranks.push(if using { rank } else { rank + 1 });
+                    ranks.push(if using { rank + 1 } else { rank });
                 } else {
                     item.on_ast = on_ast;
                     items.push(item);
@@ -597,6 +603,7 @@ impl<'a> Planner<'a> {
                     ));
                 }
                 first.unions.push((second, all));
+                union_decimals(&mut first);
                 if q.order_by.is_none() && limit.is_none() && offset.is_none() {
                     return Ok(first);
                 }
@@ -661,6 +668,17 @@ impl<'a> Planner<'a> {
                             return Err(MyError::bad_field(n, "order clause"));
                         }
                         (Expr::col(0, pos - 1), types[pos - 1].clone())
+                    }
+                    // The union's result has no tables: `ORDER BY t.col` names one of
+                    // its SELECTs' tables.
+                    ast::Expr::CompoundIdentifier(parts) if parts.len() > 1 => {
+                        let table = &parts[parts.len() - 2].value;
+                        return Err(MyError::new(
+                            code::ER_TABLENAME_NOT_ALLOWED_HERE,
+                            format!(
+                                "Table '{table}' from one of the SELECTs cannot be used in ORDER clause"
+                            ),
+                        ));
                     }
                     other => {
                         let t = b.bind(other)?;
@@ -1633,4 +1651,38 @@ fn star_columns(scope: &Scope, star_order: &[usize], coalesce: bool) -> Vec<(usi
         }
     }
     out
+}
+
+/// A UNION column whose merged type is a DECIMAL shows every branch's values at its scale
+/// (`SELECT 1 UNION SELECT 2.5` gives 1.0): convert the branches that differ.
+fn union_decimals(first: &mut SelectPlan) {
+    for ci in 0..first.types.len() {
+        let ty = |p: &SelectPlan| p.types.get(ci).cloned().unwrap_or(SqlType::Null);
+        let merged = first
+            .unions
+            .iter()
+            .fold(ty(first), |m, (u, _)| bind::merge_types(Some(m), &ty(u)));
+        if !matches!(merged, SqlType::Decimal { .. }) {
+            continue;
+        }
+        let convert = |p: &mut SelectPlan| {
+            if let (Some(cast), Some(e)) =
+                (bind::decimal_cast(&merged, &ty(p)), p.project.get_mut(ci))
+            {
+                let inner = std::mem::replace(e, Expr::Const(super::value::Value::Null));
+                *e = Expr::Func(cast, vec![inner]);
+                p.types[ci] = merged.clone();
+            }
+        };
+        convert(first);
+        for (u, _) in &mut first.unions {
+            convert(u);
+        }
+        if let Some(m) = first.columns.get_mut(ci) {
+            let meta = ColumnMeta::for_type(&merged, true);
+            m.column_type = meta.column_type;
+            m.length = meta.length;
+            m.decimals = meta.decimals;
+        }
+    }
 }

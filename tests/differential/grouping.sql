@@ -108,6 +108,11 @@ SELECT GROUP_CONCAT(region ORDER BY id SEPARATOR ', ') AS regions FROM sales;
 SELECT GROUP_CONCAT(qty, '/', product ORDER BY id SEPARATOR ';') AS pairs FROM sales WHERE id < 6;
 SELECT product, GROUP_CONCAT(qty ORDER BY qty DESC, id) AS qtys FROM sales GROUP BY product;
 SELECT GROUP_CONCAT(note ORDER BY note, id) AS notes FROM sales WHERE note IS NULL;
+SELECT GROUP_CONCAT(DISTINCT product ORDER BY product DESC SEPARATOR '') AS p, GROUP_CONCAT(note, '-', qty ORDER BY id DESC) AS nq FROM sales;
+SELECT region, GROUP_CONCAT(price ORDER BY price DESC, id SEPARATOR ' > ') AS prices FROM sales GROUP BY region;
+SELECT GROUP_CONCAT(id ORDER BY qty * -1, id) AS ids FROM sales WHERE id > 1000;
+SELECT qty % 2 AS odd, COUNT(*) AS n FROM sales GROUP BY odd;
+SELECT UPPER(product) AS p, COUNT(*) AS n FROM sales GROUP BY 1;
 
 -- aggregates in expressions
 SELECT product, MAX(qty) - MIN(qty) AS spread, COUNT(*) * 10 AS tens FROM sales GROUP BY product;
@@ -124,6 +129,9 @@ SELECT region, product, SUM(qty) AS s, COUNT(*) AS n FROM sales WHERE region IS 
 SELECT product, COUNT(*) AS n, MAX(price) AS mx FROM sales GROUP BY product WITH ROLLUP;
 SELECT product, SUM(qty) AS s FROM sales GROUP BY product WITH ROLLUP HAVING s > 15;
 SELECT region, COUNT(*) AS n FROM sales GROUP BY region WITH ROLLUP;
+SELECT region, COUNT(*) AS n, SUM(qty) AS s FROM sales WHERE id > 1000 GROUP BY region WITH ROLLUP;
+SELECT region, COUNT(DISTINCT product) AS np, GROUP_CONCAT(id ORDER BY id) AS ids FROM sales GROUP BY region WITH ROLLUP;
+SELECT COALESCE(region, 'all') AS r, SUM(qty) AS s FROM sales WHERE region IS NOT NULL GROUP BY region WITH ROLLUP;
 
 -- DISTINCT versus GROUP BY
 SELECT DISTINCT product FROM sales;
@@ -143,7 +151,6 @@ SELECT product, price FROM sales GROUP BY product HAVING COUNT(*) > 1;
 
 -- ONLY_FULL_GROUP_BY: mixing aggregates and plain columns without GROUP BY
 SELECT product, COUNT(*) AS n FROM sales;
--- todo: differs
 SELECT id, MAX(qty) AS mx FROM sales;
 
 -- allowed: expressions over grouped columns, and aggregates of other columns

@@ -72,6 +72,11 @@ SELECT * FROM dept JOIN emp USING (id);
 SELECT id, emp.name, dept.name AS dept_name FROM emp LEFT JOIN dept USING (id);
 SELECT id, emp.name, dept.city FROM dept RIGHT JOIN emp USING (id) WHERE emp.salary > 3000;
 SELECT d.name, p.title FROM dept d JOIN proj p USING (id);
+SELECT * FROM dept LEFT JOIN emp USING (id);
+SELECT * FROM dept RIGHT JOIN emp USING (id);
+SELECT dept.*, emp.id AS eid FROM dept JOIN emp USING (id);
+SELECT id FROM dept JOIN emp USING (nosuch);
+SELECT emp_id, COUNT(*) AS n FROM assign a JOIN assign b USING (emp_id) GROUP BY emp_id;
 
 -- NATURAL JOIN on the common column names
 CREATE TABLE color (cid INT, cname VARCHAR(10));
@@ -82,6 +87,10 @@ SELECT * FROM color NATURAL JOIN shade;
 SELECT cid, cname, sname FROM color NATURAL LEFT JOIN shade;
 SELECT cid, cname, sname FROM color NATURAL RIGHT JOIN shade;
 SELECT COUNT(*) AS n FROM color NATURAL JOIN shade;
+SELECT * FROM color NATURAL LEFT JOIN shade;
+SELECT * FROM color NATURAL RIGHT JOIN shade;
+SELECT cid FROM color c NATURAL JOIN shade s WHERE s.sname LIKE 'n%';
+SELECT * FROM color NATURAL JOIN dept;
 
 -- NULLs in join columns never match, not even each other
 SELECT c.cname, s.sname FROM color c JOIN shade s ON c.cid = s.cid;

@@ -128,6 +128,14 @@ SELECT a, b FROM pairs WHERE (a, b) IN (SELECT a, b + 1 FROM pairs);
 SELECT a, b FROM pairs WHERE (a, b) = (SELECT 3, 4);
 SELECT c.id, o.id AS oid FROM cust c JOIN ord o ON (o.cust_id, o.status) = (c.id, 'paid');
 SELECT id FROM ord WHERE (cust_id, amount) IN (SELECT cust_id, MAX(amount) FROM ord GROUP BY cust_id);
+SELECT (1, 2) < (1, NULL) AS a, (1, 2) < (2, NULL) AS b, (NULL, 1) < (2, 3) AS c, (1, 2) >= (1, 2) AS d, (1, NULL) <> (2, NULL) AS e, (1, NULL) <> (1, NULL) AS f;
+SELECT a, b, (a, b) < (SELECT 3, 4) AS lt, (SELECT 3, 4) = (a, b) AS eq FROM pairs;
+SELECT (1, 2) = (SELECT a, b FROM pairs WHERE a > 100) AS none;
+SELECT a, b FROM pairs WHERE (a, b) = (SELECT a, b FROM pairs);
+SELECT a, b FROM pairs WHERE (a, b) NOT IN (SELECT a, b + 1 FROM pairs);
+SELECT a, b FROM pairs WHERE ROW(a, b) <> ALL (SELECT a, b FROM pairs WHERE a > 100);
+SELECT NULL IN (SELECT n FROM nums WHERE n > 10) AS in_empty, NULL NOT IN (SELECT n FROM nums WHERE n > 10) AS not_in_empty, NULL = ANY (SELECT n FROM nums) AS any_null, 2 IN (SELECT n FROM nums) AS in_hit, 7 NOT IN (SELECT n FROM nums) AS not_in_null;
+SELECT n, n = ALL (SELECT n FROM nums WHERE n = 2) AS eq_all, n <> ANY (SELECT n FROM nums WHERE n IS NOT NULL) AS ne_any FROM nums;
 
 -- row constructor arity mismatch
 SELECT (1, 2) = (1, 2, 3) AS x;
@@ -135,6 +143,7 @@ SELECT a FROM pairs WHERE (a, b) IN (SELECT a FROM pairs);
 
 -- LIMIT inside an IN subquery is not supported
 SELECT name FROM cust WHERE id IN (SELECT cust_id FROM ord ORDER BY id LIMIT 2);
+SELECT name FROM cust WHERE id > ALL (SELECT cust_id FROM ord ORDER BY id LIMIT 2);
 
 -- but LIMIT inside a derived table inside IN is fine
 SELECT name FROM cust WHERE id IN (SELECT cust_id FROM (SELECT cust_id FROM ord ORDER BY id LIMIT 2) t);

@@ -230,8 +230,12 @@ impl<'a> Binder<'a> {
                 nullable,
             )
         };
+        let div_incr = self
+            .planner
+            .and_then(|p| p.session)
+            .map_or(4, |s| s.div_precision_increment.min(30) as u8);
         let arith = |o: ArithOp, l: Typed, r: Typed| {
-            let ty = arith_type(o, &l.ty, &r.ty);
+            let ty = arith_type(o, &l.ty, &r.ty, div_incr);
             let nullable = nullable || matches!(o, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod);
             Typed::new(
                 Expr::Arith(o, Box::new(l.expr), Box::new(r.expr)),
@@ -292,7 +296,7 @@ impl<'a> Binder<'a> {
         self.call(f, args)
     }
 
-    pub(super) fn call(&mut self, f: Func, args: Vec<Typed>) -> Result<Typed> {
+    pub(super) fn call(&mut self, f: Func, mut args: Vec<Typed>) -> Result<Typed> {
         let (min, max) = f.arity();
         if args.len() < min || args.len() > max {
             return Err(MyError::new(
@@ -312,7 +316,19 @@ impl<'a> Binder<'a> {
                 _ => None,
             })
             .collect();
-        let ty = f.result_type(&types, &consts);
+        let mut ty = f.result_type(&types, &consts);
+        if matches!(f, Func::Coalesce | Func::IfNull) {
+            let merged = types.iter().fold(None, |m, t| Some(merge_types(m, t)));
+            if let Some(merged @ SqlType::Decimal { .. }) = merged {
+                for a in &mut args {
+                    if let Some(cast) = decimal_cast(&merged, &a.ty) {
+                        let e = std::mem::replace(&mut a.expr, Expr::Const(Value::Null));
+                        a.expr = Expr::Func(cast, vec![e]);
+                    }
+                }
+                ty = merged;
+            }
+        }
         let nullable = match f {
             Func::Coalesce => args.iter().all(|a| a.nullable),
             Func::IfNull => args.get(1).is_some_and(|a| a.nullable),
