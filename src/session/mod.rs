@@ -249,7 +249,8 @@ impl Ctx {
     /// The session settings plans depend on, as a plan-cache key part.
     pub fn plan_flavor(&self) -> u32 {
         let ofgb = (self.sql_mode & sql_mode::ONLY_FULL_GROUP_BY != 0) as u32;
-        u32::from(self.conn_coll.id()) | ofgb << 16
+        // A division's result type has div_precision_increment more digits (at most 30).
+        u32::from(self.conn_coll.id()) | ofgb << 16 | self.div_precision_increment << 17
     }
 
     /// The session's `time_zone`, for TIMESTAMP columns (see `sql::temporal::Zone`).

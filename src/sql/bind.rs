@@ -15,9 +15,9 @@
 //! subqueries) and `typing` (result types, collation choice, CAST targets).
 
 use super::builtins::TrimMode;
-use super::expr::{ArithOp, BitOp, CmpOp, Expr};
+use super::expr::{ArithOp, BitOp, CmpOp, Expr, Quant};
 use super::func::{CastTo, Func};
-use super::plan::{AggFunc, AggSpec, SubqueryExpr, SubqueryKind};
+use super::plan::{AggFunc, AggSpec, SortKey, SubqueryExpr, SubqueryKind};
 use super::types::{Collation, IntWidth, SqlType};
 use super::value::Value;
 use crate::error::{MyError, Result, code};
@@ -33,6 +33,7 @@ pub use typing::{
     bool_type, cast_target, char_len_of, contains_aggregate, literal_type, number_literal,
     pick_collation, precision_scale,
 };
+pub(crate) use typing::{decimal_cast, merge_types};
 
 /// A column visible in a scope.
 #[derive(Clone, Debug)]
@@ -72,11 +73,29 @@ pub struct ScopeSource {
     /// Primary-key column positions (empty when unknown): grouping by all of them makes
     /// every other column of the source functionally dependent (ONLY_FULL_GROUP_BY).
     pub pk: Vec<usize>,
+    /// Its part in `JOIN … USING` / `NATURAL JOIN` column coalescing.
+    pub using: UsingCols,
+}
+
+/// MySQL coalesces the columns named in `USING (…)` (or common to a NATURAL JOIN) into one:
+/// an unqualified name means the preserved side's column (the left one, the right one of a
+/// RIGHT JOIN), and `*` lists it once, before the other columns. The other side's copy is
+/// still there for `t.col`.
+#[derive(Clone, Debug, Default)]
+pub struct UsingCols {
+    /// Columns that stand for a coalesced column (listed first by `*`).
+    pub first: Vec<usize>,
+    /// Columns merged into another source's: reachable only qualified, not in `*`.
+    pub hidden: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
     pub sources: Vec<ScopeSource>,
+    /// Sources a name cannot reach at all: for the ON clause of a join, the sources of
+    /// the FROM list's earlier comma-separated items (MySQL: the comma binds looser than
+    /// JOIN, so `FROM a, b JOIN c ON a.x = c.x` cannot see `a`).
+    pub unreachable: Vec<usize>,
 }
 
 impl Scope {
@@ -90,7 +109,7 @@ impl Scope {
     ) -> Result<(usize, usize)> {
         let mut found = None;
         for (si, s) in self.sources.iter().enumerate() {
-            if table.is_none() && s.qualified_only {
+            if (table.is_none() && s.qualified_only) || self.unreachable.contains(&si) {
                 continue;
             }
             if let Some(t) = table {
@@ -107,6 +126,7 @@ impl Scope {
                 .columns
                 .iter()
                 .position(|c| c.name.eq_ignore_ascii_case(col))
+                && (table.is_some() || !s.using.hidden.contains(&ci))
             {
                 if found.is_some() {
                     return Err(MyError::new(
@@ -232,7 +252,10 @@ fn functionally_dependent(agg: &AggCtx, si: usize, ci: usize) -> bool {
             |k| matches!(k.expr, Expr::Col { src, col, .. } if src as usize == si && col as usize == c),
         )
     };
-    !pk.is_empty() && (pk.contains(&ci) || pk.iter().all(|&c| grouped(c)))
+    // A column is determined by its group when grouped itself or when the whole primary
+    // key is (a part of the key alone determines nothing, and nothing is grouped without
+    // GROUP BY: `SELECT id, MAX(qty) FROM t` is error 1140 even for the key `id`).
+    grouped(ci) || (!pk.is_empty() && pk.iter().all(|&c| grouped(c)))
 }
 
 /// MySQL 8.0's ONLY_FULL_GROUP_BY errors: 1140 without GROUP BY, 1055 with it.
@@ -448,16 +471,16 @@ impl<'a> Binder<'a> {
             }
             let c = &agg.inner.sources[si].columns[ci];
             let (ty, nullable) = (c.ty.clone(), c.nullable);
-            return Ok(self.add_agg(
-                AggFunc::AnyValue,
-                vec![Expr::col(si, ci)],
-                false,
-                Collation::Binary,
-                ty.clone(),
-                ty,
-                nullable,
-                Vec::new(),
-            ));
+            let spec = AggSpec {
+                func: AggFunc::AnyValue,
+                args: vec![Expr::col(si, ci)],
+                distinct: false,
+                coll: Collation::Binary,
+                separator: Vec::new(),
+                order: Vec::new(),
+                arg_type: ty.clone(),
+            };
+            return Ok(self.add_agg(spec, ty, nullable));
         }
         match self.scope.resolve(db, table, col, self.context) {
             Ok((si, ci)) => Ok(self.column(si, ci)),
@@ -518,30 +541,11 @@ impl<'a> Binder<'a> {
         Ok(None)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn add_agg(
-        &mut self,
-        func: AggFunc,
-        args: Vec<Expr>,
-        distinct: bool,
-        coll: Collation,
-        arg_type: SqlType,
-        ty: SqlType,
-        nullable: bool,
-        separator: Vec<u8>,
-    ) -> Typed {
+    fn add_agg(&mut self, spec: AggSpec, ty: SqlType, nullable: bool) -> Typed {
         let agg = self
             .agg
             .as_mut()
             .expect("add_agg outside an aggregate context");
-        let spec = AggSpec {
-            func,
-            args,
-            distinct,
-            coll,
-            separator,
-            arg_type,
-        };
         let slot = agg.keys.len() + agg.aggs.len();
         agg.aggs.push(spec);
         agg.agg_types.push((ty.clone(), nullable));
@@ -574,6 +578,10 @@ impl<'a> Binder<'a> {
                             SqlType::varchar(255),
                             true,
                         ));
+                    }
+                    // A reserved word in MySQL: the function, also without parentheses.
+                    if name.eq_ignore_ascii_case("current_user") {
+                        return self.call(Func::CurrentUser, Vec::new());
                     }
                 }
                 self.resolve_column(None, None, name)?
@@ -1016,25 +1024,31 @@ impl<'a> Binder<'a> {
                 subquery,
                 negated,
             } => {
-                if matches!(**expr, ast::Expr::Tuple(_)) {
-                    return Err(MyError::not_supported("row IN (subquery)"));
-                }
-                let x = self.bind(expr)?;
-                let s = self.subquery(subquery, SubqueryKind::In)?;
-                let coll = pick_collation(&x, &s);
-                let Expr::Subquery(sub) = s.expr else {
-                    return Err(MyError::internal("IN subquery did not bind to a subquery"));
+                // MySQL: `IN` is `= ANY`, `NOT IN` is `<> ALL`.
+                let (op, quant) = if *negated {
+                    (CmpOp::Ne, Quant::All)
+                } else {
+                    (CmpOp::Eq, Quant::Any)
                 };
-                Typed::new(
-                    Expr::InSubquery {
-                        e: Box::new(x.expr),
-                        sub,
-                        negated: *negated,
-                        coll,
-                    },
-                    bool_type(),
-                    true,
-                )
+                self.quantified(expr, op, quant, subquery)?
+            }
+            A::AnyOp {
+                left,
+                compare_op,
+                right,
+                ..
+            }
+            | A::AllOp {
+                left,
+                compare_op,
+                right,
+            } => {
+                let all = matches!(e, A::AllOp { .. });
+                let (Some(op), A::Subquery(q)) = (calls::cmp_op(compare_op), right.as_ref()) else {
+                    return Err(MyError::parse(if all { "ALL" } else { "ANY" }, 1));
+                };
+                let quant = if all { Quant::All } else { Quant::Any };
+                self.quantified(left, op, quant, q)?
             }
             A::TypedString(ts) => {
                 let text = match &ts.value.value {

@@ -793,6 +793,8 @@ enum AggState {
     MinMax(Option<Value>),
     Any(Option<Value>),
     Concat(Option<Vec<u8>>),
+    /// GROUP_CONCAT with ORDER BY: each value's sort keys and text, joined at the end.
+    ConcatSorted(Vec<(Vec<Value>, Vec<u8>)>),
     Bits(u64),
     Var {
         n: f64,
@@ -818,6 +820,7 @@ fn agg_init(a: &AggSpec) -> AggState {
         },
         AggFunc::Min | AggFunc::Max => AggState::MinMax(None),
         AggFunc::AnyValue => AggState::Any(None),
+        AggFunc::GroupConcat if !a.order.is_empty() => AggState::ConcatSorted(Vec::new()),
         AggFunc::GroupConcat => AggState::Concat(None),
         AggFunc::BitAnd => AggState::Bits(u64::MAX),
         AggFunc::BitOr | AggFunc::BitXor => AggState::Bits(0),
@@ -867,7 +870,19 @@ fn agg_update(
             return Ok(());
         }
     }
-    let v = vals.swap_remove(0);
+    if let AggState::ConcatSorted(items) = st {
+        let mut keys = Vec::with_capacity(spec.order.len());
+        for k in &spec.order {
+            keys.push(cx.eval(&k.expr, tuple)?);
+        }
+        items.push((keys, concat_text(&vals)));
+        return Ok(());
+    }
+    let v = if spec.func == AggFunc::GroupConcat && vals.len() > 1 {
+        Value::from_vec(concat_text(&vals))
+    } else {
+        vals.swap_remove(0)
+    };
     let diag = &mut cx.env.ctx.diag;
     match st {
         AggState::Count(n) => *n += 1,
@@ -922,10 +937,10 @@ fn agg_update(
                 buf.extend_from_slice(&spec.separator);
             }
             buf.extend_from_slice(&convert::to_bytes(&v));
-            if buf.len() > 1024 {
-                buf.truncate(1024);
-            }
+            buf.truncate(GROUP_CONCAT_MAX_LEN);
         }
+        // Collected in the branch above.
+        AggState::ConcatSorted(_) => {}
         AggState::Bits(b) => {
             let x = convert::to_u64(&v, diag).unwrap_or(0);
             match spec.func {
@@ -943,6 +958,22 @@ fn agg_update(
         }
     }
     Ok(())
+}
+
+/// The byte after a key prefix that marks a WITH ROLLUP super-aggregate group: above every
+/// tag [`compare::group_key`] starts a value with.
+const ROLLUP_KEY: u8 = 0xFF;
+
+/// MySQL's default `group_concat_max_len`: longer GROUP_CONCAT results are cut there.
+const GROUP_CONCAT_MAX_LEN: usize = 1024;
+
+/// One GROUP_CONCAT value: its arguments' texts run together.
+fn concat_text(vals: &[Value]) -> Vec<u8> {
+    let mut text = Vec::new();
+    for v in vals {
+        text.extend_from_slice(&convert::to_bytes(v));
+    }
+    text
 }
 
 fn agg_final(spec: &AggSpec, st: &AggState) -> Value {
@@ -984,6 +1015,35 @@ fn agg_final(spec: &AggSpec, st: &AggState) -> Value {
         }
         AggState::MinMax(v) | AggState::Any(v) => v.clone().unwrap_or(Value::Null),
         AggState::Concat(v) => v.clone().map(Value::from_vec).unwrap_or(Value::Null),
+        AggState::ConcatSorted(items) => {
+            if items.is_empty() {
+                return Value::Null;
+            }
+            let mut order: Vec<&(Vec<Value>, Vec<u8>)> = items.iter().collect();
+            order.sort_by(|(a, _), (b, _)| {
+                a.iter()
+                    .zip(b)
+                    .zip(&spec.order)
+                    .map(|((x, y), k)| {
+                        let o = compare::sort_cmp(x, y, k.coll);
+                        if k.desc { o.reverse() } else { o }
+                    })
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            });
+            let mut buf = Vec::new();
+            for (i, (_, text)) in order.into_iter().enumerate() {
+                if i > 0 {
+                    buf.extend_from_slice(&spec.separator);
+                }
+                buf.extend_from_slice(text);
+                if buf.len() >= GROUP_CONCAT_MAX_LEN {
+                    break;
+                }
+            }
+            buf.truncate(GROUP_CONCAT_MAX_LEN);
+            Value::from_vec(buf)
+        }
         AggState::Bits(b) => Value::UInt(*b),
         AggState::Var { n, m2, .. } => {
             let samp = matches!(spec.func, AggFunc::StdDevSamp | AggFunc::VarSamp);
@@ -1160,21 +1220,46 @@ fn produce(
                     states: agg.aggs.iter().map(agg_init).collect(),
                     distinct: vec![None; agg.aggs.len()],
                 };
-                let g = if agg.keys.is_empty() {
-                    single.get_or_insert_with(|| new_group(Vec::new()))
-                } else {
-                    let mut keys = Vec::with_capacity(agg.keys.len());
-                    let mut kb = Vec::new();
-                    for (k, coll) in &agg.keys {
-                        let v = cx.eval(k, t)?;
-                        compare::group_key(&v, *coll, &mut kb);
-                        keys.push(v);
+                let update = |g: &mut Group, cx: &mut ExecCx| -> Result<()> {
+                    for (i, spec) in agg.aggs.iter().enumerate() {
+                        agg_update(spec, &mut g.states[i], &mut g.distinct[i], t, cx)?;
                     }
-                    groups.entry(kb).or_insert_with(|| new_group(keys))
+                    Ok(())
                 };
-                for (i, spec) in agg.aggs.iter().enumerate() {
-                    agg_update(spec, &mut g.states[i], &mut g.distinct[i], t, cx)?;
+                if agg.keys.is_empty() {
+                    update(single.get_or_insert_with(|| new_group(Vec::new())), cx)?;
+                    return Ok(Flow::Continue);
                 }
+                let mut keys = Vec::with_capacity(agg.keys.len());
+                let mut kb = Vec::new();
+                // Where each key's bytes end in `kb` (for the rollup prefixes).
+                let mut key_ends = Vec::new();
+                for (k, coll) in &agg.keys {
+                    let v = cx.eval(k, t)?;
+                    compare::group_key(&v, *coll, &mut kb);
+                    keys.push(v);
+                    if agg.rollup {
+                        key_ends.push(kb.len());
+                    }
+                }
+                if agg.rollup {
+                    // The row also counts in the super-aggregate of each prefix of its keys.
+                    // Its map key is the prefix's bytes and then ROLLUP_KEY, which no key
+                    // encoding starts with: each super-aggregate row comes right after the
+                    // groups it sums up, as in MySQL.
+                    for level in 0..keys.len() {
+                        let end = if level == 0 { 0 } else { key_ends[level - 1] };
+                        let mut rb = kb[..end].to_vec();
+                        rb.push(ROLLUP_KEY);
+                        let g = groups.entry(rb).or_insert_with(|| {
+                            let mut ks = keys[..level].to_vec();
+                            ks.resize(keys.len(), Value::Null);
+                            new_group(ks)
+                        });
+                        update(g, cx)?;
+                    }
+                }
+                update(groups.entry(kb).or_insert_with(|| new_group(keys)), cx)?;
                 Ok(Flow::Continue)
             })?;
             if let Some(g) = single {
@@ -1271,7 +1356,8 @@ pub fn eval_subquery(sq: &Arc<SubqueryExpr>, rows: &[Row], env: &mut Env) -> Res
     Ok(v)
 }
 
-/// The values of a one-column subquery, for `IN` (uncorrelated: once per statement).
+/// The rows of a subquery one after another, for `IN`, `ANY`, `ALL` and row comparisons
+/// (uncorrelated: once per statement).
 pub fn subquery_values(
     sq: &Arc<SubqueryExpr>,
     rows: &[Row],
@@ -1284,10 +1370,7 @@ pub fn subquery_values(
         return Ok(v.clone());
     }
     let result = run_subquery(sq, rows, env)?;
-    let set: Arc<[Value]> = result
-        .into_iter()
-        .map(|r| r.into_iter().next().unwrap_or(Value::Null))
-        .collect();
+    let set: Arc<[Value]> = result.into_iter().flatten().collect();
     if !sq.correlated {
         env.ctx.subquery_sets.insert(key, set.clone());
     }

@@ -11,7 +11,7 @@
 //!   and MySQL's type rules for mixed operands ([`compare::compare`]);
 //! - arithmetic on integers is exact and checked (overflow is error 1690, as in MySQL);
 //!   DECIMAL is exact; a DOUBLE or a string operand makes the operation DOUBLE; `/` on exact
-//!   operands gives a DECIMAL with `div_precision_increment` (4) more digits; division by
+//!   operands gives a DECIMAL with `div_precision_increment` (4 by default) more digits; division by
 //!   zero gives NULL with warning 1365.
 //!
 //! Evaluation never panics on values a client can produce; errors are [`MyError`]s.
@@ -102,7 +102,7 @@ pub enum Expr {
     Bit(BitOp, Box<Expr>, Box<Expr>),
     BitNot(Box<Expr>),
     Cmp(CmpOp, Box<Expr>, Box<Expr>, Collation),
-    /// Row constructor comparison `(a, b) = (c, d)` (Eq/Ne/NullSafeEq only).
+    /// Row constructor comparison `(a, b) < (c, d)`: element by element, see [`row_step`].
     RowCmp(CmpOp, Vec<Expr>, Vec<Expr>, Vec<Collation>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
@@ -154,12 +154,15 @@ pub enum Expr {
     },
     /// A scalar subquery or EXISTS, evaluated by the executor (uncorrelated: cached).
     Subquery(Arc<super::plan::SubqueryExpr>),
-    /// `e [NOT] IN (SELECT …)` (one column).
+    /// `e op ANY|ALL (SELECT …)`, and `e op (SELECT …)` for a row `e`: `IN` is `= ANY`,
+    /// `NOT IN` is `<> ALL`. `e` has one expression per subquery column (a row for
+    /// `(a, b) IN (SELECT a, b …)`), `colls` one collation per column.
     InSubquery {
-        e: Box<Expr>,
+        e: Vec<Expr>,
         sub: Arc<super::plan::SubqueryExpr>,
-        negated: bool,
-        coll: Collation,
+        op: CmpOp,
+        quant: Quant,
+        colls: Vec<Collation>,
     },
     /// A column of an enclosing query block's current row (correlated subqueries):
     /// `depth` blocks out (1 = the immediately enclosing one).
@@ -169,6 +172,17 @@ pub enum Expr {
         col: u16,
         utc: bool,
     },
+}
+
+/// How a subquery comparison combines the comparisons with the subquery's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quant {
+    /// True if one comparison is (`op ANY`, `IN`); false for an empty subquery.
+    Any,
+    /// True unless one comparison is false (`op ALL`, `NOT IN`); true for an empty subquery.
+    All,
+    /// A row subquery compared as one row: more than one row is error 1242, none is NULL.
+    One,
 }
 
 /// What evaluation needs besides the row: parameters and the session.
@@ -239,7 +253,7 @@ impl Expr {
             | Expr::SysVar { .. }
             | Expr::OuterCol { .. } => {}
             Expr::Subquery(_) => {}
-            Expr::InSubquery { e, .. } => e.walk(f),
+            Expr::InSubquery { e, .. } => e.iter().for_each(|x| x.walk(f)),
             Expr::Neg(e)
             | Expr::BitNot(e)
             | Expr::Not(e)
@@ -311,7 +325,7 @@ impl Expr {
             | Expr::SysVar { .. }
             | Expr::OuterCol { .. }
             | Expr::Subquery(_) => {}
-            Expr::InSubquery { e, .. } => e.map_cols(f),
+            Expr::InSubquery { e, .. } => e.iter_mut().for_each(|x| x.map_cols(f)),
             Expr::Neg(e)
             | Expr::BitNot(e)
             | Expr::Not(e)
@@ -440,24 +454,11 @@ impl Expr {
                 for ((x, y), coll) in a.iter().zip(b).zip(colls) {
                     let x = x.eval(rows, env)?;
                     let y = y.eval(rows, env)?;
-                    match compare::compare(&x, &y, *coll) {
-                        Some(Ordering::Equal) => {}
-                        Some(_) => {
-                            return Ok(Value::bool(*op == CmpOp::Ne));
-                        }
-                        None => {
-                            if *op == CmpOp::NullSafeEq && !(x.is_null() && y.is_null()) {
-                                return Ok(Value::bool(false));
-                            }
-                            unknown |= *op != CmpOp::NullSafeEq;
-                        }
+                    if let Some(v) = row_step(*op, &x, &y, *coll, &mut unknown) {
+                        return Ok(truth(v));
                     }
                 }
-                if unknown {
-                    Value::Null
-                } else {
-                    Value::bool(*op != CmpOp::Ne)
-                }
+                truth(row_end(*op, unknown))
             }
             Expr::And(a, b) => {
                 let x = a.eval_bool(rows, env)?;
@@ -626,31 +627,16 @@ impl Expr {
             Expr::InSubquery {
                 e,
                 sub,
-                negated,
-                coll,
+                op,
+                quant,
+                colls,
             } => {
-                let x = e.eval(rows, env)?;
+                let xs = e
+                    .iter()
+                    .map(|x| x.eval(rows, env))
+                    .collect::<Result<Vec<_>>>()?;
                 let set = super::exec::subquery_values(sub, rows, env)?;
-                // MySQL: anything IN an empty set is false, even NULL.
-                if set.is_empty() {
-                    return Ok(Value::bool(*negated));
-                }
-                if x.is_null() {
-                    return Ok(Value::Null);
-                }
-                let mut saw_null = false;
-                for y in set.iter() {
-                    match compare::compare(&x, y, *coll) {
-                        Some(Ordering::Equal) => return Ok(Value::bool(!negated)),
-                        Some(_) => {}
-                        None => saw_null = true,
-                    }
-                }
-                if saw_null {
-                    Value::Null
-                } else {
-                    Value::bool(*negated)
-                }
+                quantified(*op, *quant, &xs, &set, colls)?
             }
             Expr::OuterCol {
                 depth,
@@ -812,8 +798,11 @@ fn num_of(v: Value, env: &mut Env) -> Option<Num> {
     })
 }
 
-/// `div_precision_increment`'s default.
-const DIV_PRECISION_INCREMENT: i64 = 4;
+/// The session's `div_precision_increment`: the digits a division adds to the dividend's
+/// scale (read at each execution, since a cached plan outlives a `SET`), at most 30 in all.
+fn div_increment(env: &Env) -> i64 {
+    env.ctx.div_precision_increment.min(30) as i64
+}
 
 pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
     let (Some(a), Some(b)) = (num_of(x, env), num_of(y, env)) else {
@@ -857,7 +846,7 @@ pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
                     return div_by_zero(env);
                 }
                 let q = BigDecimal::from(a) / BigDecimal::from(b);
-                return Ok(Value::decimal(round_half_up(q, DIV_PRECISION_INCREMENT)));
+                return Ok(Value::decimal(round_half_up(q, div_increment(env))));
             }
         };
         let sym = match op {
@@ -944,7 +933,7 @@ pub fn arith(op: ArithOp, x: Value, y: Value, env: &mut Env) -> Result<Value> {
             if y.is_zero() {
                 return div_by_zero(env);
             }
-            let scale = x.fractional_digit_count().max(0) + DIV_PRECISION_INCREMENT;
+            let scale = (x.fractional_digit_count().max(0) + div_increment(env)).min(30);
             Value::decimal(round_half_up(x / y, scale))
         }
         IntDiv => {
@@ -988,4 +977,90 @@ fn div_by_zero(env: &mut Env) -> Result<Value> {
 /// Round half away from zero to `scale` digits (MySQL's DECIMAL rounding).
 pub fn round_half_up(d: BigDecimal, scale: i64) -> BigDecimal {
     d.with_scale_round(scale, bigdecimal::RoundingMode::HalfUp)
+}
+
+/// One element of a row comparison, as MySQL's `Arg_comparator::compare_row`: the first
+/// element that differs decides; a NULL element makes `<`, `<=`, `>`, `>=` NULL at once,
+/// while `=` and `<>` go on (a later difference still decides) and end NULL (`unknown`).
+/// `Some(result)` (`None` inside for NULL) when this element decides the comparison.
+fn row_step(
+    op: CmpOp,
+    x: &Value,
+    y: &Value,
+    coll: Collation,
+    unknown: &mut bool,
+) -> Option<Option<bool>> {
+    match compare::compare(x, y, coll) {
+        Some(Ordering::Equal) => None,
+        Some(o) => Some(Some(op.holds(o))),
+        None => match op {
+            CmpOp::NullSafeEq => (!(x.is_null() && y.is_null())).then_some(Some(false)),
+            CmpOp::Eq | CmpOp::Ne => {
+                *unknown = true;
+                None
+            }
+            CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => Some(None),
+        },
+    }
+}
+
+/// A row comparison whose elements were all equal or NULL.
+fn row_end(op: CmpOp, unknown: bool) -> Option<bool> {
+    (!unknown).then(|| op.holds(Ordering::Equal))
+}
+
+fn truth(b: Option<bool>) -> Value {
+    b.map_or(Value::Null, Value::bool)
+}
+
+/// `xs op ANY|ALL set` (or `op` one row): `set` holds the subquery's rows one after another,
+/// `xs.len()` values each.
+fn quantified(
+    op: CmpOp,
+    quant: Quant,
+    xs: &[Value],
+    set: &[Value],
+    colls: &[Collation],
+) -> Result<Value> {
+    let width = xs.len().max(1);
+    let rows = set.len() / width;
+    if quant == Quant::One && rows > 1 {
+        return Err(MyError::new(
+            crate::error::code::ER_SUBQUERY_NO_1_ROW,
+            "Subquery returns more than 1 row",
+        ));
+    }
+    // MySQL: `x op ANY` of an empty set is false and `x op ALL` true, even for a NULL x.
+    if rows == 0 {
+        return Ok(match quant {
+            Quant::Any => Value::bool(false),
+            Quant::All => Value::bool(true),
+            Quant::One => Value::Null,
+        });
+    }
+    let mut saw_null = false;
+    for ys in set.chunks(width) {
+        let mut unknown = false;
+        let mut decided = None;
+        for ((x, y), coll) in xs.iter().zip(ys).zip(colls) {
+            decided = row_step(op, x, y, *coll, &mut unknown);
+            if decided.is_some() {
+                break;
+            }
+        }
+        let v = decided.unwrap_or_else(|| row_end(op, unknown));
+        match (quant, v) {
+            (Quant::One, _) => return Ok(truth(v)),
+            (_, None) => saw_null = true,
+            // ANY ends at the first true comparison, ALL at the first false one.
+            (Quant::Any, Some(true)) => return Ok(Value::bool(true)),
+            (Quant::All, Some(false)) => return Ok(Value::bool(false)),
+            _ => {}
+        }
+    }
+    Ok(if saw_null {
+        Value::Null
+    } else {
+        Value::bool(quant == Quant::All)
+    })
 }

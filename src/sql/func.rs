@@ -377,6 +377,10 @@ pub fn cast(v: Value, to: CastTo, env: &mut Env) -> Result<Value> {
                     code::ER_WARN_DATA_OUT_OF_RANGE,
                     "Out of range value for column 'cast' at row 1".to_string(),
                 );
+                // MySQL gives the type's largest value of that sign (999.99 for (5,2)).
+                let max = limit - BigDecimal::new(1.into(), s as i64);
+                let negative = r.sign() == bigdecimal::num_bigint::Sign::Minus;
+                return Ok(Value::decimal(if negative { -max } else { max }));
             }
             Value::decimal(r)
         }

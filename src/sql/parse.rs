@@ -3,7 +3,8 @@
 //! sqlparser's MySQL dialect covers queries, DML and most DDL. A few spellings MySQL accepts
 //! are rewritten first, by splicing the text at token positions (so select-list items keep
 //! their original text for column names): `LOCK IN SHARE MODE` → `FOR SHARE`, `SET @a := 1` →
-//! `SET @a = 1`, infix `MOD` → `%`. Administrative statements whose MySQL grammar sqlparser
+//! `SET @a = 1`, infix `MOD` → `%`, `TRIM(LEADING FROM s)` → `TRIM(LEADING ' ' FROM s)`,
+//! `CHAR(n USING cs)` → `CONVERT(CHAR(n) USING cs)`. Administrative statements whose MySQL grammar sqlparser
 //! does not model precisely (transactions, SHOW, users, KILL, …) go to [`super::admin`].
 //! Parse errors become MySQL's 1064 with its "near '…' at line N" message.
 
@@ -79,7 +80,9 @@ fn rewrite(text: &str) -> String {
         || upper_has("MOD")
         || upper_has("KEY")
         || upper_has("UPDATE")
-        || upper_has("RENAME"))
+        || upper_has("RENAME")
+        || upper_has("TRIM")
+        || upper_has("USING"))
     {
         return text.to_string();
     }
@@ -152,6 +155,35 @@ fn rewrite(text: &str) -> String {
             let at = toks[i + 1].start;
             edits.push((at, at, "TO ".into()));
         }
+        // TRIM(LEADING FROM s): MySQL's remstr defaults to a space, sqlparser wants one.
+        if word(i, "TRIM")
+            && toks.get(i + 1).is_some_and(|t| t.is_op(text, "("))
+            && ["LEADING", "TRAILING", "BOTH"]
+                .iter()
+                .any(|w| word(i + 2, w))
+            && word(i + 3, "FROM")
+        {
+            let at = toks[i + 3].start;
+            edits.push((at, at, "' ' ".into()));
+        }
+        // CHAR(n, … USING cs) is CONVERT(CHAR(n, …) USING cs): sqlparser has only the latter.
+        if word(i, "CHAR") && toks.get(i + 1).is_some_and(|t| t.is_op(text, "(")) {
+            let mut depth = 0i32;
+            for j in i + 2..toks.len() {
+                if toks[j].is_op(text, "(") {
+                    depth += 1;
+                } else if toks[j].is_op(text, ")") {
+                    depth -= 1;
+                    if depth < 0 {
+                        break;
+                    }
+                } else if depth == 0 && word(j, "USING") {
+                    edits.push((toks[i].start, toks[i].start, "CONVERT(".into()));
+                    edits.push((toks[j].start, toks[j].start, ") ".into()));
+                    break;
+                }
+            }
+        }
         if is_set && toks[i].is_op(text, ":=") {
             edits.push((toks[i].start, toks[i].end, "=".into()));
         }
@@ -170,6 +202,8 @@ fn rewrite(text: &str) -> String {
     if edits.is_empty() {
         return text.to_string();
     }
+    // (A CHAR(… USING cs) edit lies after the edits inside its parentheses.)
+    edits.sort_by_key(|&(s, _, _)| s);
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for (s, e, r) in edits {
@@ -287,6 +321,14 @@ mod tests {
         assert_eq!(
             rewrite("SELECT 'LOCK IN SHARE MODE'"),
             "SELECT 'LOCK IN SHARE MODE'"
+        );
+        assert_eq!(
+            rewrite("SELECT TRIM(LEADING FROM s), TRIM(BOTH 'x' FROM s) FROM t"),
+            "SELECT TRIM(LEADING ' ' FROM s), TRIM(BOTH 'x' FROM s) FROM t"
+        );
+        assert_eq!(
+            rewrite("SELECT CHAR(104, 105 USING utf8mb4), CHAR(65)"),
+            "SELECT CONVERT(CHAR(104, 105 ) USING utf8mb4), CHAR(65)"
         );
     }
 

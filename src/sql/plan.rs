@@ -144,14 +144,18 @@ pub struct AggSpec {
     pub args: Vec<Expr>,
     pub distinct: bool,
     pub coll: Collation,
-    /// GROUP_CONCAT separator and ORDER BY.
+    /// GROUP_CONCAT separator.
     pub separator: Vec<u8>,
+    /// GROUP_CONCAT's ORDER BY (keys over the group's rows).
+    pub order: Vec<SortKey>,
     pub arg_type: SqlType,
 }
 
 pub struct AggPlan {
     pub keys: Vec<(Expr, Collation)>,
     pub aggs: Vec<AggSpec>,
+    /// `WITH ROLLUP`: a super-aggregate row per prefix of the keys, the rest NULL.
+    pub rollup: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -221,7 +225,7 @@ impl SelectPlan {
 pub enum SubqueryKind {
     Scalar,
     Exists,
-    /// The value set of `x IN (SELECT …)`.
+    /// The rows of `x IN (SELECT …)`, `x op ANY|ALL (SELECT …)`, `(a, b) = (SELECT …)`.
     In,
 }
 

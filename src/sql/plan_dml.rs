@@ -266,6 +266,7 @@ impl Planner<'_> {
         let mut s = Scope::default();
         s.sources.push(super::bind::ScopeSource {
             qualified_only: false,
+            using: Default::default(),
             pk: Vec::new(),
             alias: alias.to_string(),
             db,

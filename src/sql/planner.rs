@@ -15,7 +15,9 @@
 //! planned from its original text instead.
 
 use super::access;
-use super::bind::{self, AggCtx, Binder, ParamInfo, Scope, ScopeCol, ScopeSource, Typed};
+use super::bind::{
+    self, AggCtx, Binder, ParamInfo, Scope, ScopeCol, ScopeSource, Typed, UsingCols,
+};
 use super::expr::Expr;
 use super::plan::*;
 use super::types::{ColumnMeta, SqlType};
@@ -133,6 +135,8 @@ struct FromItem {
     allowed: Option<Vec<IndexRef>>,
     /// ON condition AST (bound after all sources are known).
     on_ast: Option<ast::Expr>,
+    /// Which comma-separated item of the FROM list it belongs to.
+    comma_group: usize,
 }
 
 impl<'a> Planner<'a> {
@@ -243,6 +247,7 @@ impl<'a> Planner<'a> {
     fn table_scope(db: &str, alias: &str, table: &Table) -> ScopeSource {
         ScopeSource {
             qualified_only: false,
+            using: UsingCols::default(),
             pk: table
                 .def
                 .primary
@@ -356,6 +361,7 @@ impl<'a> Planner<'a> {
                     scope,
                     allowed,
                     on_ast,
+                    comma_group: 0,
                 })
             }
             ast::TableFactor::Derived {
@@ -440,6 +446,7 @@ impl<'a> Planner<'a> {
             },
             scope: ScopeSource {
                 qualified_only: false,
+                using: UsingCols::default(),
                 pk: Vec::new(),
                 alias,
                 db: db.to_string(),
@@ -448,6 +455,7 @@ impl<'a> Planner<'a> {
             },
             allowed: None,
             on_ast,
+            comma_group: 0,
         })
     }
 
@@ -460,7 +468,8 @@ impl<'a> Planner<'a> {
         // The position in the text of each item: `a RIGHT JOIN b ON c` is planned as
         // `b LEFT JOIN a ON c`, and `*` still lists a's columns first.
         let mut ranks: Vec<usize> = Vec::new();
-        for twj in from {
+        for (group, twj) in from.iter().enumerate() {
+            let first = items.len();
             items.push(self.from_factor(&twj.relation, params, JoinKind::Inner, None)?);
             ranks.push(ranks.len());
             for (ji, j) in twj.joins.iter().enumerate() {
@@ -479,69 +488,58 @@ impl<'a> Planner<'a> {
                     }
                     other => return Err(MyError::not_supported(format!("join {other:?}"))),
                 };
+                // A RIGHT JOIN's right side is planned first, as the inner side.
+                let mut item = self.from_factor(
+                    &j.relation,
+                    params,
+                    if right { JoinKind::Inner } else { kind },
+                    None,
+                )?;
                 let on_ast = match constraint {
                     Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
                     Some(ast::JoinConstraint::Using(cols)) => {
-                        // a JOIN b USING (c) ≡ a JOIN b ON a.c = b.c (for the previous source)
-                        let right = match &j.relation {
-                            ast::TableFactor::Table { name, alias, .. } => {
-                                alias.as_ref().map(|a| ident(&a.name)).unwrap_or_else(|| {
-                                    object_name(name).map(|(_, t)| t).unwrap_or_default()
-                                })
-                            }
-                            _ => return Err(MyError::not_supported("USING with a derived table")),
-                        };
-                        let left = items
-                            .last()
-                            .map(|i: &FromItem| i.source.alias.clone())
-                            .unwrap_or_default();
-                        let mut cond: Option<ast::Expr> = None;
-                        for c in cols {
-                            let cname = c.to_string();
-                            let eq = ast::Expr::BinaryOp {
-                                left: Box::new(ast::Expr::CompoundIdentifier(vec![
-                                    ast::Ident::new(left.clone()),
-                                    ast::Ident::new(cname.clone()),
-                                ])),
-                                op: ast::BinaryOperator::Eq,
-                                right: Box::new(ast::Expr::CompoundIdentifier(vec![
-                                    ast::Ident::new(right.clone()),
-                                    ast::Ident::new(cname),
-                                ])),
-                            };
-                            cond = Some(match cond {
-                                None => eq,
-                                Some(p) => ast::Expr::BinaryOp {
-                                    left: Box::new(p),
-                                    op: ast::BinaryOperator::And,
-                                    right: Box::new(eq),
-                                },
-                            });
-                        }
-                        cond
+                        let names: Vec<String> = cols.iter().map(|c| c.to_string()).collect();
+                        using_join(&mut items, &mut item, &names, right)?
                     }
                     Some(ast::JoinConstraint::Natural) => {
-                        return Err(MyError::not_supported("NATURAL JOIN"));
+                        let names = natural_columns(&items, &item);
+                        using_join(&mut items, &mut item, &names, right)?
                     }
                     Some(ast::JoinConstraint::None) | None => None,
                 };
-                if kind == JoinKind::Left && on_ast.is_none() {
+                let natural = matches!(constraint, Some(ast::JoinConstraint::Natural));
+                if kind == JoinKind::Left && on_ast.is_none() && !natural {
                     return Err(MyError::parse("LEFT JOIN without ON", 1));
                 }
+                // A NATURAL LEFT JOIN without common columns keeps every pair.
+                let on_ast = on_ast.or_else(|| {
+                    (kind == JoinKind::Left)
+                        .then(|| ast::Expr::Value(ast::Value::Boolean(true).into()))
+                });
                 if right {
                     let (Some(mut left), Some(rank)) = (items.pop(), ranks.pop()) else {
                         return Err(MyError::internal("RIGHT JOIN without a left side"));
                     };
-                    items.push(self.from_factor(&j.relation, params, JoinKind::Inner, None)?);
+                    items.push(item);
                     left.source.join = JoinKind::Left;
                     left.on_ast = on_ast;
                     items.push(left);
-                    ranks.push(rank + 1);
-                    ranks.push(rank);
+                    // MySQL's `*` over a RIGHT JOIN … USING/NATURAL lists the right table's
+                    // columns first (it is the join turned around); over ON, in text order.
+                    let using = matches!(
+                        constraint,
+                        Some(ast::JoinConstraint::Using(_) | ast::JoinConstraint::Natural)
+                    );
+                    ranks.push(if using { rank } else { rank + 1 });
+                    ranks.push(if using { rank + 1 } else { rank });
                 } else {
-                    items.push(self.from_factor(&j.relation, params, kind, on_ast)?);
+                    item.on_ast = on_ast;
+                    items.push(item);
                     ranks.push(ranks.len());
                 }
+            }
+            for it in &mut items[first..] {
+                it.comma_group = group;
             }
         }
         let mut star_order: Vec<usize> = (0..items.len()).collect();
@@ -611,6 +609,7 @@ impl<'a> Planner<'a> {
                     ));
                 }
                 first.unions.push((second, all));
+                union_decimals(&mut first);
                 if q.order_by.is_none() && limit.is_none() && offset.is_none() {
                     return Ok(first);
                 }
@@ -637,6 +636,7 @@ impl<'a> Planner<'a> {
         let scope = Scope {
             sources: vec![ScopeSource {
                 qualified_only: false,
+                using: UsingCols::default(),
                 pk: Vec::new(),
                 alias: String::new(),
                 db: String::new(),
@@ -653,6 +653,7 @@ impl<'a> Planner<'a> {
                     })
                     .collect(),
             }],
+            unreachable: Vec::new(),
         };
         let mut order = Vec::new();
         if let Some(ob) = order_by {
@@ -674,6 +675,17 @@ impl<'a> Planner<'a> {
                             return Err(MyError::bad_field(n, "order clause"));
                         }
                         (Expr::col(0, pos - 1), types[pos - 1].clone())
+                    }
+                    // The union's result has no tables: `ORDER BY t.col` names one of
+                    // its SELECTs' tables.
+                    ast::Expr::CompoundIdentifier(parts) if parts.len() > 1 => {
+                        let table = &parts[parts.len() - 2].value;
+                        return Err(MyError::new(
+                            code::ER_TABLENAME_NOT_ALLOWED_HERE,
+                            format!(
+                                "Table '{table}' from one of the SELECTs cannot be used in ORDER clause"
+                            ),
+                        ));
                     }
                     other => {
                         let t = b.bind(other)?;
@@ -833,6 +845,7 @@ impl<'a> Planner<'a> {
         let reordered = !straight && self.join_order(&mut items, &mut star_order, sel, params);
         let scope = Scope {
             sources: items.iter().map(|i| i.scope.clone()).collect(),
+            unreachable: Vec::new(),
         };
         let dual = items.is_empty();
 
@@ -846,9 +859,24 @@ impl<'a> Planner<'a> {
             self.note_params(&b);
             access::conjuncts(t.expr, &mut where_conj);
         }
+        let groups: Vec<usize> = items.iter().map(|i| i.comma_group).collect();
         for (i, it) in items.iter_mut().enumerate() {
             if let Some(on) = it.on_ast.take() {
-                let mut b = Binder::new(&scope, params);
+                // Only the sources of its own comma-separated FROM item (rarely several).
+                let unreachable: Vec<usize> = (0..groups.len())
+                    .filter(|&o| groups[o] != it.comma_group)
+                    .collect();
+                let narrowed;
+                let on_scope = if unreachable.is_empty() {
+                    &scope
+                } else {
+                    narrowed = Scope {
+                        sources: scope.sources.clone(),
+                        unreachable,
+                    };
+                    &narrowed
+                };
+                let mut b = Binder::new(on_scope, params);
                 b.context = "on clause";
                 b.planner = Some(self);
                 let t = b.bind(&on)?;
@@ -868,10 +896,13 @@ impl<'a> Planner<'a> {
         }
 
         // Aggregation?
+        let mut rollup = false;
         let group_exprs: Vec<ast::Expr> = match &sel.group_by {
             ast::GroupByExpr::Expressions(exprs, mods) => {
-                if !mods.is_empty() {
-                    return Err(MyError::not_supported("GROUP BY modifiers"));
+                match mods.as_slice() {
+                    [] => {}
+                    [ast::GroupByWithModifier::Rollup] if !exprs.is_empty() => rollup = true,
+                    _ => return Err(MyError::not_supported("this GROUP BY modifier")),
                 }
                 exprs.clone()
             }
@@ -904,15 +935,21 @@ impl<'a> Planner<'a> {
             let mut kb = Binder::new(&scope, params);
             kb.context = "group statement";
             kb.planner = Some(self);
+            // GROUP BY position or select alias: the select item's expression, so that the
+            // item itself (`COALESCE(region, 'none') AS r … GROUP BY r`) reads the key.
+            let mut group_ast = Vec::with_capacity(group_exprs.len());
             for g in &group_exprs {
-                // GROUP BY position or select alias.
                 let ge = self.resolve_group_item(g, sel)?;
-                keys.push(kb.bind(&ge)?);
+                let mut key = kb.bind(&ge)?;
+                // Super-aggregate rows show NULL for the keys rolled up.
+                key.nullable |= rollup;
+                keys.push(key);
+                group_ast.push(ge);
             }
             self.note_params(&kb);
             agg_ctx = Some(AggCtx {
                 inner: &scope,
-                group_ast: group_exprs.clone(),
+                group_ast,
                 keys,
                 aggs: Vec::new(),
                 agg_types: Vec::new(),
@@ -952,25 +989,26 @@ impl<'a> Planner<'a> {
                         return Err(MyError::new(code::ER_NO_TABLES_USED, "No tables used"));
                     }
                     let mut matched = false;
-                    for &si in &star_order {
+                    // `*` over USING/NATURAL joins: the coalesced columns first, once.
+                    let star = star_columns(&scope, &star_order, only.is_none());
+                    for (si, ci) in star {
                         let s = &scope.sources[si];
                         if only.as_ref().is_some_and(|o| *o != s.alias) {
                             continue;
                         }
                         matched = true;
-                        for (ci, c) in s.columns.iter().enumerate() {
-                            let t = if is_agg {
-                                b.bind(&ast::Expr::CompoundIdentifier(vec![
-                                    ast::Ident::new(&s.alias),
-                                    ast::Ident::new(&c.name),
-                                ]))?
-                            } else {
-                                Typed::new(Expr::col(si, ci), c.ty.clone(), c.nullable)
-                            };
-                            columns.push(self.column_meta(&scope, si, ci, &c.name));
-                            types.push(t.ty);
-                            project.push(t.expr);
-                        }
+                        let c = &s.columns[ci];
+                        let t = if is_agg {
+                            b.bind(&ast::Expr::CompoundIdentifier(vec![
+                                ast::Ident::new(&s.alias),
+                                ast::Ident::new(&c.name),
+                            ]))?
+                        } else {
+                            Typed::new(Expr::col(si, ci), c.ty.clone(), c.nullable)
+                        };
+                        columns.push(self.column_meta(&scope, si, ci, &c.name));
+                        types.push(t.ty);
+                        project.push(t.expr);
                     }
                     if !matched {
                         return Err(MyError::new(
@@ -1114,6 +1152,7 @@ impl<'a> Planner<'a> {
                 .map(|k| (k.expr, k.ty.collation()))
                 .collect(),
             aggs: a.aggs,
+            rollup,
         });
 
         // Access paths and pushdown.
@@ -1220,6 +1259,7 @@ impl<'a> Planner<'a> {
         // tables; any error is left for the real binding below to report.
         let scope = Scope {
             sources: items.iter().map(|i| i.scope.clone()).collect(),
+            unreachable: Vec::new(),
         };
         let mut conj = Vec::new();
         let mut b = Binder::new(&scope, params);
@@ -1524,6 +1564,132 @@ impl SelectPlan {
             unions: Vec::new(),
             into_vars: Vec::new(),
             uses_index: false,
+        }
+    }
+}
+
+/// The columns a NATURAL JOIN joins on: those of `right` that a source before it has too
+/// (unqualified-visible), in `right`'s order.
+fn natural_columns(items: &[FromItem], right: &FromItem) -> Vec<String> {
+    right
+        .scope
+        .columns
+        .iter()
+        .filter(|c| {
+            items
+                .iter()
+                .any(|i| visible_column(&i.scope, &c.name).is_some())
+        })
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// The position of column `name` in `s` if an unqualified name can reach it.
+fn visible_column(s: &ScopeSource, name: &str) -> Option<usize> {
+    s.columns
+        .iter()
+        .position(|c| c.name.eq_ignore_ascii_case(name))
+        .filter(|ci| !s.using.hidden.contains(ci))
+}
+
+/// `… JOIN right USING (names)`: the ON condition `l.c = right.c AND …` (`l` the latest
+/// source before `right` with a column `c`), and the coalescing of each pair into the
+/// preserved side's column (`right`'s for a RIGHT JOIN). `None` for no columns.
+fn using_join(
+    items: &mut [FromItem],
+    right: &mut FromItem,
+    names: &[String],
+    right_join: bool,
+) -> Result<Option<ast::Expr>> {
+    let unknown = |c: &str| MyError::bad_field(c, "from clause");
+    let mut cond: Option<ast::Expr> = None;
+    for c in names {
+        let (li, lci) = items
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, it)| visible_column(&it.scope, c).map(|ci| (i, ci)))
+            .ok_or_else(|| unknown(c))?;
+        let rci = visible_column(&right.scope, c).ok_or_else(|| unknown(c))?;
+        let left = &mut items[li];
+        let qualified = |alias: &str| {
+            ast::Expr::CompoundIdentifier(vec![ast::Ident::new(alias), ast::Ident::new(c)])
+        };
+        let eq = ast::Expr::BinaryOp {
+            left: Box::new(qualified(&left.scope.alias)),
+            op: ast::BinaryOperator::Eq,
+            right: Box::new(qualified(&right.scope.alias)),
+        };
+        if right_join {
+            left.scope.using.hidden.push(lci);
+            right.scope.using.first.push(rci);
+        } else {
+            left.scope.using.first.push(lci);
+            right.scope.using.hidden.push(rci);
+        }
+        cond = Some(match cond {
+            None => eq,
+            Some(p) => ast::Expr::BinaryOp {
+                left: Box::new(p),
+                op: ast::BinaryOperator::And,
+                right: Box::new(eq),
+            },
+        });
+    }
+    Ok(cond)
+}
+
+/// The (source, column) pairs `*` lists, sources in `star_order`: with `coalesce` (an
+/// unqualified `*`), the coalesced USING/NATURAL columns first and their merged copies not
+/// at all, as MySQL.
+fn star_columns(scope: &Scope, star_order: &[usize], coalesce: bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if coalesce {
+        for &si in star_order {
+            out.extend(scope.sources[si].using.first.iter().map(|&ci| (si, ci)));
+        }
+    }
+    for &si in star_order {
+        let s = &scope.sources[si];
+        for ci in 0..s.columns.len() {
+            if !coalesce || !(s.using.first.contains(&ci) || s.using.hidden.contains(&ci)) {
+                out.push((si, ci));
+            }
+        }
+    }
+    out
+}
+
+/// A UNION column whose merged type is a DECIMAL shows every branch's values at its scale
+/// (`SELECT 1 UNION SELECT 2.5` gives 1.0): convert the branches that differ.
+fn union_decimals(first: &mut SelectPlan) {
+    for ci in 0..first.types.len() {
+        let ty = |p: &SelectPlan| p.types.get(ci).cloned().unwrap_or(SqlType::Null);
+        let merged = first
+            .unions
+            .iter()
+            .fold(ty(first), |m, (u, _)| bind::merge_types(Some(m), &ty(u)));
+        if !matches!(merged, SqlType::Decimal { .. }) {
+            continue;
+        }
+        let convert = |p: &mut SelectPlan| {
+            if let (Some(cast), Some(e)) =
+                (bind::decimal_cast(&merged, &ty(p)), p.project.get_mut(ci))
+            {
+                let inner = std::mem::replace(e, Expr::Const(super::value::Value::Null));
+                *e = Expr::Func(cast, vec![inner]);
+                p.types[ci] = merged.clone();
+            }
+        };
+        convert(first);
+        for (u, _) in &mut first.unions {
+            convert(u);
+        }
+        if let Some(m) = first.columns.get_mut(ci) {
+            let meta = ColumnMeta::for_type(&merged, true);
+            m.column_type = meta.column_type;
+            m.length = meta.length;
+            m.decimals = meta.decimals;
         }
     }
 }

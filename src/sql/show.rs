@@ -82,6 +82,7 @@ fn result_with(
             let scope = Scope {
                 sources: vec![ScopeSource {
                     qualified_only: false,
+                    using: Default::default(),
                     pk: Vec::new(),
                     alias: String::new(),
                     db: String::new(),
@@ -98,6 +99,7 @@ fn result_with(
                         })
                         .collect(),
                 }],
+                unreachable: Vec::new(),
             };
             let mut b = Binder::new(&scope, &[]);
             b.context = "where clause";

@@ -45,7 +45,6 @@ SELECT 1.00 / 3 AS a, 1 / 7 AS b, 10 / 3.0 AS c, 2.50 / 0.5 AS d, 1 / 3.000 AS e
 SELECT id, a * b AS m, a / 4 AS q, b / a AS r, a + b AS s, c * 1.5 AS cm FROM dm WHERE id <= 3 ORDER BY id;
 SELECT @@div_precision_increment AS dpi;
 SET div_precision_increment = 8;
--- todo: differs
 SELECT 1 / 7 AS a, 1.00 / 3 AS b;
 SET div_precision_increment = 4;
 

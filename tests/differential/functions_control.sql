@@ -20,9 +20,10 @@ SELECT CASE WHEN 1 = 1 THEN 1 ELSE 2.50 END AS c;
 SELECT IF(1 > 2, 'yes', 'no') AS a, IF(NULL, 'yes', 'no') AS b, IF(0, 1, 2) AS c, IF('1', 'x', 'y') AS d;
 SELECT id, IF(flag, 'on', 'off') AS f, IFNULL(n, -1) AS n2, IFNULL(s, '(none)') AS s2 FROM fc ORDER BY id;
 SELECT IFNULL(NULL, NULL) AS a, IFNULL(0, 5) AS b, IFNULL('', 'x') AS c;
--- todo: differs
 SELECT COALESCE(NULL, NULL, 3) AS a, COALESCE(NULL) AS b, COALESCE(NULL, 'x', 'y') AS c, COALESCE(NULL, 1, 2.50) AS d;
 SELECT id, COALESCE(s, n, d, 'all null') AS c FROM fc ORDER BY id;
+SELECT IFNULL(1, 2.50) AS a, IFNULL(NULL, 2.5) AS b, COALESCE(1.5, 2.125) AS c, COALESCE(NULL, 2, 3.0) AS d;
+SELECT id, IFNULL(n, d) AS a, COALESCE(d, n) AS b FROM fc ORDER BY id;
 SELECT NULLIF(1, 1) AS a, NULLIF(1, 2) AS b, NULLIF('a', 'A') AS c, NULLIF(NULL, 1) AS d;
 
 -- arithmetic on integers

@@ -66,10 +66,8 @@ SELECT qty > 5 AS big, COUNT(*) AS n FROM sales GROUP BY qty > 5;
 SELECT qty DIV 5 AS bucket, COUNT(*) AS n FROM sales GROUP BY qty DIV 5;
 SELECT UPPER(product) AS p, COUNT(*) AS n FROM sales GROUP BY UPPER(product);
 SELECT LEFT(product, 1) AS initial, SUM(qty) AS s FROM sales GROUP BY LEFT(product, 1);
--- todo: differs
 SELECT COALESCE(region, 'none') AS r, COUNT(*) AS n FROM sales GROUP BY r;
 SELECT price * 2 AS dbl, COUNT(*) AS n FROM sales GROUP BY price * 2;
--- todo: differs
 SELECT CASE WHEN price < 2 THEN 'cheap' WHEN price >= 2 THEN 'dear' ELSE 'unknown' END AS band, COUNT(*) AS n FROM sales GROUP BY band;
 
 -- GROUP BY alias (with and without AS) and position
@@ -77,7 +75,6 @@ SELECT product AS p, COUNT(*) AS n FROM sales GROUP BY p;
 SELECT product p, COUNT(*) n FROM sales GROUP BY p;
 SELECT region, product, SUM(qty) total FROM sales GROUP BY 1, 2;
 SELECT product, SUM(qty) FROM sales GROUP BY 1;
--- todo: differs
 SELECT COALESCE(region, '?') AS r, COUNT(*) FROM sales GROUP BY 1;
 SELECT product FROM sales GROUP BY 3;
 
@@ -103,21 +100,19 @@ SELECT product, SUM(qty) AS s FROM sales WHERE region IS NOT NULL GROUP BY produ
 SELECT region, COUNT(*) AS n FROM sales WHERE price > 1.5 GROUP BY region HAVING COUNT(*) > 1;
 
 -- GROUP_CONCAT with ORDER BY, DISTINCT and SEPARATOR
--- todo: differs
 SELECT region, GROUP_CONCAT(product ORDER BY product, id) AS products FROM sales GROUP BY region;
--- todo: differs
 SELECT product, GROUP_CONCAT(id ORDER BY id DESC) AS ids FROM sales GROUP BY product;
--- todo: differs
 SELECT product, GROUP_CONCAT(DISTINCT note ORDER BY note SEPARATOR '|') AS notes FROM sales GROUP BY product;
--- todo: differs
 SELECT GROUP_CONCAT(id ORDER BY id SEPARATOR '') AS ids FROM sales;
--- todo: differs
 SELECT GROUP_CONCAT(region ORDER BY id SEPARATOR ', ') AS regions FROM sales;
--- todo: differs
 SELECT GROUP_CONCAT(qty, '/', product ORDER BY id SEPARATOR ';') AS pairs FROM sales WHERE id < 6;
--- todo: differs
 SELECT product, GROUP_CONCAT(qty ORDER BY qty DESC, id) AS qtys FROM sales GROUP BY product;
 SELECT GROUP_CONCAT(note ORDER BY note, id) AS notes FROM sales WHERE note IS NULL;
+SELECT GROUP_CONCAT(DISTINCT product ORDER BY product DESC SEPARATOR '') AS p, GROUP_CONCAT(note, '-', qty ORDER BY id DESC) AS nq FROM sales;
+SELECT region, GROUP_CONCAT(price ORDER BY price DESC, id SEPARATOR ' > ') AS prices FROM sales GROUP BY region;
+SELECT GROUP_CONCAT(id ORDER BY qty * -1, id) AS ids FROM sales WHERE id > 1000;
+SELECT qty % 2 AS odd, COUNT(*) AS n FROM sales GROUP BY odd;
+SELECT UPPER(product) AS p, COUNT(*) AS n FROM sales GROUP BY 1;
 
 -- aggregates in expressions
 SELECT product, MAX(qty) - MIN(qty) AS spread, COUNT(*) * 10 AS tens FROM sales GROUP BY product;
@@ -129,16 +124,14 @@ SELECT MAX(COUNT(*)) AS x FROM sales GROUP BY product;
 SELECT product FROM sales WHERE COUNT(*) > 1 GROUP BY product;
 
 -- WITH ROLLUP
--- todo: differs
 SELECT region, SUM(qty) AS s FROM sales WHERE region IS NOT NULL GROUP BY region WITH ROLLUP;
--- todo: differs
 SELECT region, product, SUM(qty) AS s, COUNT(*) AS n FROM sales WHERE region IS NOT NULL GROUP BY region, product WITH ROLLUP;
--- todo: differs
 SELECT product, COUNT(*) AS n, MAX(price) AS mx FROM sales GROUP BY product WITH ROLLUP;
--- todo: differs
 SELECT product, SUM(qty) AS s FROM sales GROUP BY product WITH ROLLUP HAVING s > 15;
--- todo: differs
 SELECT region, COUNT(*) AS n FROM sales GROUP BY region WITH ROLLUP;
+SELECT region, COUNT(*) AS n, SUM(qty) AS s FROM sales WHERE id > 1000 GROUP BY region WITH ROLLUP;
+SELECT region, COUNT(DISTINCT product) AS np, GROUP_CONCAT(id ORDER BY id) AS ids FROM sales GROUP BY region WITH ROLLUP;
+SELECT COALESCE(region, 'all') AS r, SUM(qty) AS s FROM sales WHERE region IS NOT NULL GROUP BY region WITH ROLLUP;
 
 -- DISTINCT versus GROUP BY
 SELECT DISTINCT product FROM sales;
@@ -158,7 +151,6 @@ SELECT product, price FROM sales GROUP BY product HAVING COUNT(*) > 1;
 
 -- ONLY_FULL_GROUP_BY: mixing aggregates and plain columns without GROUP BY
 SELECT product, COUNT(*) AS n FROM sales;
--- todo: differs
 SELECT id, MAX(qty) AS mx FROM sales;
 
 -- allowed: expressions over grouped columns, and aggregates of other columns

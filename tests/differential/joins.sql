@@ -67,29 +67,30 @@ SELECT d.name FROM emp e RIGHT OUTER JOIN dept d ON e.dept_id = d.id WHERE e.id 
 SELECT p.title, a.emp_id FROM assign a RIGHT JOIN proj p ON p.id = a.proj_id AND a.hours > 10;
 
 -- USING
--- todo: differs
 SELECT emp_id, proj_id, a.hours, b.hours AS h2 FROM assign a JOIN assign AS b USING (emp_id, proj_id) WHERE a.hours > 10;
--- todo: differs
 SELECT * FROM dept JOIN emp USING (id);
--- todo: differs
 SELECT id, emp.name, dept.name AS dept_name FROM emp LEFT JOIN dept USING (id);
--- todo: differs
 SELECT id, emp.name, dept.city FROM dept RIGHT JOIN emp USING (id) WHERE emp.salary > 3000;
 SELECT d.name, p.title FROM dept d JOIN proj p USING (id);
+SELECT * FROM dept LEFT JOIN emp USING (id);
+SELECT * FROM dept RIGHT JOIN emp USING (id);
+SELECT dept.*, emp.id AS eid FROM dept JOIN emp USING (id);
+SELECT id FROM dept JOIN emp USING (nosuch);
+SELECT emp_id, COUNT(*) AS n FROM assign a JOIN assign b USING (emp_id) GROUP BY emp_id;
 
 -- NATURAL JOIN on the common column names
 CREATE TABLE color (cid INT, cname VARCHAR(10));
 CREATE TABLE shade (cid INT, sname VARCHAR(10));
 INSERT INTO color VALUES (1, 'red'), (2, 'green'), (3, 'blue'), (NULL, 'none');
 INSERT INTO shade VALUES (1, 'crimson'), (1, 'scarlet'), (3, 'navy'), (4, 'teal'), (NULL, 'void');
--- todo: differs
 SELECT * FROM color NATURAL JOIN shade;
--- todo: differs
 SELECT cid, cname, sname FROM color NATURAL LEFT JOIN shade;
--- todo: differs
 SELECT cid, cname, sname FROM color NATURAL RIGHT JOIN shade;
--- todo: differs
 SELECT COUNT(*) AS n FROM color NATURAL JOIN shade;
+SELECT * FROM color NATURAL LEFT JOIN shade;
+SELECT * FROM color NATURAL RIGHT JOIN shade;
+SELECT cid FROM color c NATURAL JOIN shade s WHERE s.sname LIKE 'n%';
+SELECT * FROM color NATURAL JOIN dept;
 
 -- NULLs in join columns never match, not even each other
 SELECT c.cname, s.sname FROM color c JOIN shade s ON c.cid = s.cid;
@@ -128,7 +129,6 @@ SELECT e.name, p.title FROM emp e LEFT JOIN (assign a JOIN proj p ON p.id = a.pr
 SELECT e.name, p.title FROM emp e LEFT JOIN (assign a, proj p) ON a.emp_id = e.id AND p.id = a.proj_id AND p.dept_id = e.dept_id;
 
 -- mixing comma and JOIN: the comma binds looser, so this ON cannot see e
--- todo: differs
 SELECT e.name FROM emp e, assign a JOIN proj p ON p.id = a.proj_id AND e.id = a.emp_id;
 -- todo: differs
 SELECT e.name, p.title FROM (emp e, assign a) JOIN proj p ON p.id = a.proj_id AND e.id = a.emp_id;

@@ -125,27 +125,25 @@ SELECT id AS k FROM item WHERE id > 8 UNION SELECT id FROM other ORDER BY k;
 -- errors in the ORDER BY of a UNION
 SELECT id FROM item UNION SELECT id FROM other ORDER BY nosuch;
 SELECT id FROM item UNION SELECT id FROM other ORDER BY 2;
--- todo: differs
 SELECT id FROM item UNION SELECT id FROM other ORDER BY item.id;
 
 -- UNION with different column counts
 SELECT id, name FROM item UNION SELECT id FROM other;
 
 -- UNION type merging
--- todo: differs
 SELECT 1 AS v UNION SELECT 2.5;
 SELECT 2.5 AS v UNION SELECT 1;
 SELECT 1 AS v UNION SELECT 'abc';
 SELECT 'abc' AS v UNION ALL SELECT 10 UNION ALL SELECT 2.25;
--- todo: differs
 SELECT stock AS v FROM item WHERE id < 3 UNION ALL SELECT amount FROM other WHERE id < 3;
 SELECT price AS v FROM item WHERE id < 3 UNION ALL SELECT amount FROM other WHERE id < 3;
 SELECT id AS v FROM item WHERE id < 3 UNION ALL SELECT label FROM other WHERE id < 3;
 SELECT NULL AS v UNION ALL SELECT 7;
 SELECT 12345678901 AS v UNION ALL SELECT 1;
--- todo: differs
 SELECT 1 AS v UNION SELECT 1.0;
 SELECT -1 AS v UNION SELECT 4294967295;
+SELECT 1.5 AS v UNION ALL SELECT 2.25 UNION ALL SELECT 3;
+SELECT 1 AS v UNION SELECT 'a' UNION SELECT 2.5;
 
 -- UNION in a derived table and in IN
 SELECT COUNT(*) AS n FROM (SELECT name AS x FROM item UNION SELECT label FROM other) u;

@@ -97,5 +97,4 @@ SELECT LENGTH(UUID()) AS len, UUID() <> UUID() AS differ, UUID() LIKE '________-
 -- VERSION, CONNECTION_ID, USER, CURRENT_USER only in fixed-result expressions
 SELECT VERSION() LIKE '%.%' AS a, LENGTH(VERSION()) > 3 AS b;
 SELECT CONNECTION_ID() > 0 AS a, CONNECTION_ID() = CONNECTION_ID() AS b;
--- todo: differs
 SELECT USER() LIKE 'sb@%' AS a, CURRENT_USER() LIKE 'sb@%' AS b, CURRENT_USER LIKE 'sb@%' AS c, SESSION_USER() LIKE 'sb@%' AS d, SYSTEM_USER() = USER() AS e;

@@ -197,37 +197,22 @@ impl<'a> Binder<'a> {
                 true,
             ));
         }
-        // Row constructor comparison: (a, b) = (c, d)
-        if let (ast::Expr::Tuple(l), ast::Expr::Tuple(r)) = (left, right) {
-            let cmp = match op {
-                B::Eq => CmpOp::Eq,
-                B::NotEq => CmpOp::Ne,
-                B::Spaceship => CmpOp::NullSafeEq,
-                _ => return Err(MyError::not_supported("row comparison other than = and <>")),
-            };
-            if l.len() != r.len() {
-                return Err(MyError::new(
-                    code::ER_OPERAND_COLUMNS,
-                    format!("Operand should contain {} column(s)", l.len()),
-                ));
+        // Row constructor comparisons: (a, b) < (c, d), (a, b) = (SELECT …).
+        if let Some(cmp) = cmp_op(op) {
+            match (row_items(left), row_items(right)) {
+                (Some(l), Some(r)) => return self.row_cmp(cmp, &l, &r),
+                (Some(_), None) => {
+                    if let ast::Expr::Subquery(q) = right {
+                        return self.quantified(left, cmp, Quant::One, q);
+                    }
+                }
+                (None, Some(_)) => {
+                    if let ast::Expr::Subquery(q) = left {
+                        return self.quantified(right, cmp.swap(), Quant::One, q);
+                    }
+                }
+                (None, None) => {}
             }
-            let lt: Vec<Typed> = l.iter().map(|x| self.bind(x)).collect::<Result<_>>()?;
-            let rt: Vec<Typed> = r.iter().map(|x| self.bind(x)).collect::<Result<_>>()?;
-            let colls = lt
-                .iter()
-                .zip(&rt)
-                .map(|(a, b)| pick_collation(a, b))
-                .collect();
-            return Ok(Typed::new(
-                Expr::RowCmp(
-                    cmp,
-                    lt.into_iter().map(|t| t.expr).collect(),
-                    rt.into_iter().map(|t| t.expr).collect(),
-                    colls,
-                ),
-                bool_type(),
-                true,
-            ));
         }
         let l = self.bind(left)?;
         let r = self.bind(right)?;
@@ -245,8 +230,12 @@ impl<'a> Binder<'a> {
                 nullable,
             )
         };
+        let div_incr = self
+            .planner
+            .and_then(|p| p.session)
+            .map_or(4, |s| s.div_precision_increment.min(30) as u8);
         let arith = |o: ArithOp, l: Typed, r: Typed| {
-            let ty = arith_type(o, &l.ty, &r.ty);
+            let ty = arith_type(o, &l.ty, &r.ty, div_incr);
             let nullable = nullable || matches!(o, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod);
             Typed::new(
                 Expr::Arith(o, Box::new(l.expr), Box::new(r.expr)),
@@ -318,7 +307,7 @@ impl<'a> Binder<'a> {
                 ),
             ));
         }
-        let args = if f.reads_text() {
+        let mut args: Vec<Typed> = if f.reads_text() {
             args.into_iter().map(temporal_text).collect()
         } else {
             args
@@ -332,7 +321,19 @@ impl<'a> Binder<'a> {
                 _ => None,
             })
             .collect();
-        let ty = f.result_type(&types, &consts);
+        let mut ty = f.result_type(&types, &consts);
+        if matches!(f, Func::Coalesce | Func::IfNull) {
+            let merged = types.iter().fold(None, |m, t| Some(merge_types(m, t)));
+            if let Some(merged @ SqlType::Decimal { .. }) = merged {
+                for a in &mut args {
+                    if let Some(cast) = decimal_cast(&merged, &a.ty) {
+                        let e = std::mem::replace(&mut a.expr, Expr::Const(Value::Null));
+                        a.expr = Expr::Func(cast, vec![e]);
+                    }
+                }
+                ty = merged;
+            }
+        }
         let nullable = match f {
             Func::Coalesce => args.iter().all(|a| a.nullable),
             Func::IfNull => args.get(1).is_some_and(|a| a.nullable),
@@ -392,6 +393,7 @@ impl<'a> Binder<'a> {
     pub(super) fn function(&mut self, f: &ast::Function) -> Result<Typed> {
         let name = f.name.to_string().to_ascii_lowercase();
         let name = name.trim_matches('`').to_string();
+        let mut clauses: &[ast::FunctionArgumentClause] = &[];
         let (args, distinct, star) = match &f.args {
             ast::FunctionArguments::None => (Vec::new(), false, false),
             ast::FunctionArguments::List(l) => {
@@ -401,6 +403,7 @@ impl<'a> Binder<'a> {
                 );
                 let mut out = Vec::new();
                 let mut star = false;
+                clauses = &l.clauses;
                 for a in &l.args {
                     match a {
                         ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => {
@@ -427,7 +430,10 @@ impl<'a> Binder<'a> {
             return self.default_of(&args[0]);
         }
         if let Some(agg) = agg_func(&name) {
-            return self.aggregate(agg, &name, &args, distinct, star);
+            return self.aggregate(agg, &name, &args, distinct, star, clauses);
+        }
+        if let Some(c) = clauses.first() {
+            return Err(MyError::parse(&c.to_string(), 1));
         }
         if star {
             return Err(MyError::parse("*", 1));
@@ -490,6 +496,7 @@ impl<'a> Binder<'a> {
         args: &[ast::Expr],
         distinct: bool,
         star: bool,
+        clauses: &[ast::FunctionArgumentClause],
     ) -> Result<Typed> {
         if !self.allow_agg || self.agg.is_none() {
             return Err(MyError::new(
@@ -504,7 +511,6 @@ impl<'a> Binder<'a> {
         inner.forbid_literal_params = self.forbid_literal_params;
         inner.planner = self.planner;
         let bound: Vec<Typed> = args.iter().map(|a| inner.bind(a)).collect::<Result<_>>()?;
-        self.param_count = self.param_count.max(inner.param_count);
         let func = if star {
             if name != "count" {
                 return Err(MyError::parse("*", 1));
@@ -547,19 +553,98 @@ impl<'a> Binder<'a> {
                 (SqlType::DOUBLE, true)
             }
         };
-        Ok(self.add_agg(
+        let (separator, order) = if func == AggFunc::GroupConcat {
+            group_concat_clauses(clauses, &mut inner)?
+        } else {
+            if !clauses.is_empty() {
+                return Err(MyError::parse(&clauses[0].to_string(), 1));
+            }
+            (Vec::new(), Vec::new())
+        };
+        self.param_count = self.param_count.max(inner.param_count);
+        let spec = AggSpec {
             func,
-            bound.into_iter().map(|b| b.expr).collect(),
+            args: bound.into_iter().map(|b| b.expr).collect(),
             distinct,
             coll,
-            arg_ty,
-            ty,
-            nullable,
-            b",".to_vec(),
+            separator,
+            order,
+            arg_type: arg_ty,
+        };
+        Ok(self.add_agg(spec, ty, nullable))
+    }
+
+    fn row_cmp(&mut self, cmp: CmpOp, l: &[&ast::Expr], r: &[&ast::Expr]) -> Result<Typed> {
+        if l.len() != r.len() {
+            return Err(operand_columns(l.len()));
+        }
+        let lt: Vec<Typed> = l.iter().map(|x| self.bind(x)).collect::<Result<_>>()?;
+        let rt: Vec<Typed> = r.iter().map(|x| self.bind(x)).collect::<Result<_>>()?;
+        let colls = lt
+            .iter()
+            .zip(&rt)
+            .map(|(a, b)| pick_collation(a, b))
+            .collect();
+        Ok(Typed::new(
+            Expr::RowCmp(
+                cmp,
+                lt.into_iter().map(|t| t.expr).collect(),
+                rt.into_iter().map(|t| t.expr).collect(),
+                colls,
+            ),
+            bool_type(),
+            cmp != CmpOp::NullSafeEq,
+        ))
+    }
+
+    /// `left op ANY|ALL (SELECT …)` (`IN` is `= ANY`, `NOT IN` `<> ALL`), or `left op
+    /// (SELECT …)` for a row `left` ([`Quant::One`]): `left` is a value or a row with one
+    /// element per subquery column.
+    pub(super) fn quantified(
+        &mut self,
+        left: &ast::Expr,
+        op: CmpOp,
+        quant: Quant,
+        q: &ast::Query,
+    ) -> Result<Typed> {
+        if quant != Quant::One && q.limit_clause.is_some() {
+            return Err(MyError::new(
+                code::ER_NOT_SUPPORTED_YET,
+                "This version of MySQL doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'",
+            ));
+        }
+        let items = row_items(left).unwrap_or_else(|| vec![left]);
+        let xs: Vec<Typed> = items.iter().map(|x| self.bind(x)).collect::<Result<_>>()?;
+        let s = self.subquery_of(q, SubqueryKind::In, xs.len())?;
+        let Expr::Subquery(sub) = s.expr else {
+            return Err(MyError::internal("subquery did not bind to a subquery"));
+        };
+        let colls = xs
+            .iter()
+            .zip(sub.plan.types.iter())
+            .map(|(x, ty)| {
+                pick_collation(x, &Typed::new(Expr::Const(Value::Null), ty.clone(), true))
+            })
+            .collect();
+        Ok(Typed::new(
+            Expr::InSubquery {
+                e: xs.into_iter().map(|t| t.expr).collect(),
+                sub,
+                op,
+                quant,
+                colls,
+            },
+            bool_type(),
+            true,
         ))
     }
 
     pub(super) fn subquery(&mut self, q: &ast::Query, kind: SubqueryKind) -> Result<Typed> {
+        self.subquery_of(q, kind, 1)
+    }
+
+    /// A subquery that must have `width` columns (any number for EXISTS).
+    fn subquery_of(&mut self, q: &ast::Query, kind: SubqueryKind, width: usize) -> Result<Typed> {
         let planner = self
             .planner
             .ok_or_else(|| MyError::not_supported("subqueries here"))?;
@@ -578,11 +663,8 @@ impl<'a> Binder<'a> {
         planner.outer_min_ref.set(min_before.min(min_ref));
         let correlated = min_ref <= level;
         let plan = planned?;
-        if kind != SubqueryKind::Exists && plan.columns.len() != 1 {
-            return Err(MyError::new(
-                code::ER_OPERAND_COLUMNS,
-                "Operand should contain 1 column(s)",
-            ));
+        if kind != SubqueryKind::Exists && plan.columns.len() != width {
+            return Err(operand_columns(width));
         }
         let ty = match kind {
             SubqueryKind::Scalar | SubqueryKind::In => {
@@ -616,4 +698,82 @@ pub(super) fn temporal_text(a: Typed) -> Typed {
         }
         _ => a,
     }
+}
+
+/// The comparison a binary operator is, if it is one.
+pub(super) fn cmp_op(op: &BinaryOperator) -> Option<CmpOp> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::Eq => CmpOp::Eq,
+        B::NotEq => CmpOp::Ne,
+        B::Lt => CmpOp::Lt,
+        B::LtEq => CmpOp::Le,
+        B::Gt => CmpOp::Gt,
+        B::GtEq => CmpOp::Ge,
+        B::Spaceship => CmpOp::NullSafeEq,
+        _ => return None,
+    })
+}
+
+/// The elements of a row constructor: `(a, b)` or `ROW(a, b)` (`ROW(a)` too).
+pub(super) fn row_items(e: &ast::Expr) -> Option<Vec<&ast::Expr>> {
+    match e {
+        ast::Expr::Tuple(xs) => Some(xs.iter().collect()),
+        ast::Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("row") => {
+            let ast::FunctionArguments::List(list) = &f.args else {
+                return None;
+            };
+            list.args
+                .iter()
+                .map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) => Some(x),
+                    _ => None,
+                })
+                .collect()
+        }
+        _ => None,
+    }
+}
+
+/// Error 1241: an operand with the wrong number of columns.
+pub(super) fn operand_columns(n: usize) -> MyError {
+    MyError::new(
+        code::ER_OPERAND_COLUMNS,
+        format!("Operand should contain {n} column(s)"),
+    )
+}
+
+/// GROUP_CONCAT's `ORDER BY …` and `SEPARATOR '…'` (default `,`); the keys bind like its
+/// arguments, against the group's rows.
+fn group_concat_clauses(
+    clauses: &[ast::FunctionArgumentClause],
+    inner: &mut Binder,
+) -> Result<(Vec<u8>, Vec<SortKey>)> {
+    let mut separator = b",".to_vec();
+    let mut order = Vec::new();
+    for c in clauses {
+        match c {
+            ast::FunctionArgumentClause::Separator(v) => match &v.value {
+                ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                    separator = s.as_bytes().to_vec();
+                }
+                other => return Err(MyError::parse(&other.to_string(), 1)),
+            },
+            ast::FunctionArgumentClause::OrderBy(keys) => {
+                for k in keys {
+                    if matches!(k.options.sort, Some(ast::OrderBySort::Using(_))) {
+                        return Err(MyError::parse("USING", 1));
+                    }
+                    let t = inner.bind(&k.expr)?;
+                    order.push(SortKey {
+                        coll: t.ty.collation(),
+                        expr: t.expr,
+                        desc: k.options.sort == Some(ast::OrderBySort::Desc),
+                    });
+                }
+            }
+            other => return Err(MyError::parse(&other.to_string(), 1)),
+        }
+    }
+    Ok((separator, order))
 }

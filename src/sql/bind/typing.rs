@@ -190,7 +190,7 @@ pub fn pick_collation(a: &Typed, b: &Typed) -> Collation {
     }
 }
 
-pub(super) fn merge_types(a: Option<SqlType>, b: &SqlType) -> SqlType {
+pub(crate) fn merge_types(a: Option<SqlType>, b: &SqlType) -> SqlType {
     match a {
         None => b.clone(),
         Some(SqlType::Null) => b.clone(),
@@ -214,7 +214,8 @@ pub(super) fn merge_types(a: Option<SqlType>, b: &SqlType) -> SqlType {
     }
 }
 
-pub(super) fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
+/// `div_incr`: the session's `div_precision_increment` (digits a division adds).
+pub(super) fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType, div_incr: u8) -> SqlType {
     let is_dbl = |t: &SqlType| {
         matches!(t, SqlType::Double { .. } | SqlType::Float { .. })
             || t.is_string()
@@ -231,9 +232,13 @@ pub(super) fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     match op {
         ArithOp::IntDiv => SqlType::BIGINT,
         ArithOp::Div => {
-            let scale = (a.decimals().min(30) + 4).min(30);
+            let scale = (a.decimals().min(30) + div_incr).min(30);
             SqlType::Decimal {
-                precision: 65.min(a.char_len() as u8 + 4 + b.decimals()),
+                precision: 65.min(
+                    (a.char_len() as u8)
+                        .saturating_add(div_incr)
+                        .saturating_add(b.decimals()),
+                ),
                 scale,
                 unsigned: false,
             }
@@ -337,4 +342,16 @@ pub fn precision_scale(info: &ast::ExactNumberInfo) -> (u8, u8) {
             ((*p).min(255) as u8, (*s).clamp(0, 255) as u8)
         }
     }
+}
+
+/// An expression that returns one of several values (COALESCE, IFNULL, the branches of a
+/// UNION) has their merged type, and MySQL shows every value in it: when that is a DECIMAL,
+/// an integer or a decimal of another scale is converted (`COALESCE(NULL, 1, 2.50)` is
+/// 1.00). The conversion for a value of type `ty`, if it needs one.
+pub(crate) fn decimal_cast(merged: &SqlType, ty: &SqlType) -> Option<Func> {
+    let SqlType::Decimal { scale, .. } = merged else {
+        return None;
+    };
+    let same = matches!(ty, SqlType::Decimal { scale: s, .. } if s == scale);
+    (!same && *ty != SqlType::Null).then_some(Func::Cast(CastTo::Decimal(65, *scale)))
 }
