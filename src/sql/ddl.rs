@@ -628,6 +628,7 @@ fn finish_def(
         collation: opts.collation,
         comment: opts.comment,
         auto_increment_start: opts.auto_increment.unwrap_or(1),
+        foreign_keys: Vec::new(),
     })
 }
 
@@ -830,12 +831,9 @@ fn column_def(
                 }
             }
             ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
-            ast::ColumnOption::ForeignKey(_) => {
-                ctx.diag.note(
-                    code::ER_NOT_SUPPORTED_YET,
-                    "Quire parses FOREIGN KEY clauses but does not enforce them yet",
-                );
-            }
+            // A column's `REFERENCES p (c)` is parsed and ignored, as MySQL 8.0 does (only
+            // the table-level FOREIGN KEY clause makes a constraint).
+            ast::ColumnOption::ForeignKey(_) => {}
             ast::ColumnOption::Check(_) => return Err(MyError::not_supported("CHECK constraints")),
             ast::ColumnOption::Generated { .. } => {
                 return Err(MyError::not_supported("generated columns"));
@@ -910,7 +908,11 @@ fn column_def(
     Ok(col)
 }
 
-fn constraint(t: &ast::TableConstraint, ctx: &mut Ctx) -> Result<Option<PendingIndex>> {
+fn constraint(
+    t: &ast::TableConstraint,
+    ctx: &mut Ctx,
+    fks: &mut Vec<super::fk_ddl::PendingFk>,
+) -> Result<Option<PendingIndex>> {
     Ok(match t {
         ast::TableConstraint::PrimaryKey(pk) => Some(PendingIndex {
             name: None,
@@ -927,17 +929,11 @@ fn constraint(t: &ast::TableConstraint, ctx: &mut Ctx) -> Result<Option<PendingI
             kind: IndexKind::Index,
             columns: index_columns(&i.columns)?,
         }),
+        // The key (and the index it needs, if none fits) is added once the indexes are
+        // built: `fk_ddl::attach`.
         ast::TableConstraint::ForeignKey(fk) => {
-            ctx.diag.note(
-                code::ER_NOT_SUPPORTED_YET,
-                "Quire parses FOREIGN KEY clauses but does not enforce them yet",
-            );
-            // InnoDB creates an index for the referencing columns if none exists.
-            Some(PendingIndex {
-                name: fk.index_name.as_ref().or(fk.name.as_ref()).map(ident),
-                kind: IndexKind::Index,
-                columns: fk.columns.iter().map(|c| (ident(c), None, false)).collect(),
-            })
+            fks.push(super::fk_ddl::parse(ctx, fk)?);
+            None
         }
         ast::TableConstraint::Check(_) => return Err(MyError::not_supported("CHECK constraints")),
         ast::TableConstraint::FulltextOrSpatial(_) => {
@@ -1054,6 +1050,8 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         d.db = db.clone();
         d.name = name.clone();
         d.auto_increment_start = 1;
+        // As MySQL: LIKE copies the indexes, not the foreign keys.
+        d.foreign_keys.clear();
         d
     } else {
         let opts = table_opts(ctx, &db, &ct.table_options, &ct.comment)?;
@@ -1072,14 +1070,17 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
                 }
             }
         }
+        let mut fks = Vec::new();
         for t in &ct.constraints {
-            if let Some(p) = constraint(t, ctx)? {
+            if let Some(p) = constraint(t, ctx, &mut fks)? {
                 pending.push(p);
             }
         }
         // The primary key first, as InnoDB orders indexes.
         pending.sort_by_key(|p| p.kind != IndexKind::Primary);
-        finish_def(&db, &name, columns, pending, opts)?
+        let mut def = finish_def(&db, &name, columns, pending, opts)?;
+        super::fk_ddl::attach(ctx, &mut def, fks)?;
+        def
     };
     let table = Arc::new(Table::new(def));
     if ctx.server.storage.catalog.add_table(&db, table).is_err() {
@@ -1126,6 +1127,15 @@ pub async fn drop_tables(
         }
     }
     unknown_tables(ctx, missing, if_exists)?;
+    let dropping: Vec<(String, String)> = found
+        .iter()
+        .map(|(d, t, _)| (d.clone(), t.clone()))
+        .collect();
+    for (db, t, _) in &found {
+        if let Some((_, child, fk)) = super::fk_ddl::referenced_by_other(ctx, db, t, &dropping) {
+            return Err(super::fk_ddl::drop_parent_error(t, &child, &fk));
+        }
+    }
     for (db, t, table) in found {
         let _g = lock_exclusive(ctx, &table).await?;
         ctx.server.storage.catalog.remove_table(&db, &t);
@@ -1154,6 +1164,9 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
             .catalog
             .table(&db, &t)
             .ok_or_else(|| MyError::no_such_table(&db, &t))?;
+        if let Some((cdb, child, fk)) = super::fk_ddl::referenced_by_other(ctx, &db, &t, &[]) {
+            return Err(super::fk_ddl::truncate_error(&cdb, &child, &fk));
+        }
         let _g = lock_exclusive(ctx, &table).await?;
         let mut def = (*table.def).clone();
         def.auto_increment_start = 1;
@@ -1205,6 +1218,22 @@ async fn rebuild(
         });
     }
     Ok(())
+}
+
+/// Rebuild `table` with `def`, rows unchanged.
+pub(super) async fn rebuild_same(ctx: &mut Ctx, table: &Arc<Table>, def: TableDef) -> Result<()> {
+    rebuild(ctx, table, def, &|r: &[Value]| r.to_vec()).await
+}
+
+/// A table's own keys that reference it follow a rename of it.
+fn repoint_self(def: &mut TableDef, db: &str, name: &str) {
+    let (new_db, new_name) = (def.db.clone(), def.name.clone());
+    for f in &mut def.foreign_keys {
+        if f.parent_db == db && f.parent_table == name {
+            f.parent_db = new_db.clone();
+            f.parent_table = new_name.clone();
+        }
+    }
 }
 
 /// `RENAME TABLE a TO b [, c TO d …]`: in order, all or none (each rename is checked
@@ -1267,9 +1296,11 @@ pub async fn rename_tables(
             .table(&fdb, &fname)
             .ok_or_else(|| MyError::no_such_table(&fdb, &fname))?;
         let mut def = (*table.def).clone();
-        def.db = tdb;
-        def.name = tname;
+        def.db = tdb.clone();
+        def.name = tname.clone();
+        repoint_self(&mut def, &fdb, &fname);
         rebuild(ctx, &table, def, &|r: &[Value]| r.to_vec()).await?;
+        super::fk_ddl::repoint_children(ctx, &fdb, &fname, &tdb, &tname).await?;
     }
     Ok(Outcome::ok())
 }
@@ -1338,14 +1369,16 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     // Column mapping from the old row to the new one: Some(old position) or a default value.
     let mut sources: Vec<Result<usize, Value>> = (0..def.columns.len()).map(Ok).collect();
     let mut pending = Vec::new();
+    let mut fks = Vec::new();
     for op in &at.operations {
         use ast::AlterTableOperation as O;
         match op {
             O::AddConstraint { constraint: c, .. } => {
-                if let Some(p) = constraint(c, ctx)? {
+                if let Some(p) = constraint(c, ctx, &mut fks)? {
                     pending.push(p);
                 }
             }
+            O::DropForeignKey { name, .. } => super::fk_ddl::drop(&mut def, &ident(name))?,
             O::DropIndex { name } => {
                 let n = ident(name);
                 let before = def.indexes.len();
@@ -1480,6 +1513,14 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     // Rebuild the index list against the new column positions, then add new indexes.
     let mut def = finish_with_pending(def, pending)?;
     def.auto_increment_start = def.auto_increment_start.max(table.peek_auto_inc());
+    if def.name != table.def.name {
+        repoint_self(&mut def, &table.def.db, table.name());
+    }
+    let keys_before = def.foreign_keys.len();
+    super::fk_ddl::attach(ctx, &mut def, fks)?;
+    super::fk_ddl::check_still_indexed(ctx, &table.def, &def)?;
+    super::fk_ddl::check_existing_rows(ctx, &table, &def, &def.foreign_keys[keys_before..])?;
+    let renamed = (def.name != table.def.name).then(|| def.name.clone());
     let map = move |r: &[Value]| -> Vec<Value> {
         sources
             .iter()
@@ -1490,6 +1531,9 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
             .collect()
     };
     rebuild(ctx, &table, def, &map).await?;
+    if let Some(new) = renamed {
+        super::fk_ddl::repoint_children(ctx, &db, &t, &db, &new).await?;
+    }
     Ok(ddl_info())
 }
 
@@ -1562,6 +1606,7 @@ pub async fn drop_index(
             ));
         }
     }
+    super::fk_ddl::check_still_indexed(ctx, &table.def, &def)?;
     rebuild(ctx, &table, def, &|r| r.to_vec()).await?;
     Ok(ddl_info())
 }

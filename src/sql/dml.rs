@@ -337,6 +337,9 @@ fn insert_one(
         }
         match r {
             Ok(_) => {
+                if let Err(e) = super::fk::check_parents(cx, table, &row, None) {
+                    return fk_ignored(e, plan.ignore, mark, cx);
+                }
                 res.affected += 1;
                 return Ok(());
             }
@@ -355,7 +358,8 @@ fn insert_one(
                     {
                         continue;
                     }
-                    if table.delete(t, &existing).map_err(storage_err)?.is_some() {
+                    if let Some(old) = table.delete(t, &existing).map_err(storage_err)? {
+                        super::fk::after_delete(cx, table, &old)?;
                         res.affected += 1;
                         if !replaced {
                             replaced = true;
@@ -378,6 +382,20 @@ fn insert_one(
             }
             Err(e) => return Err(storage_err(e)),
         }
+    }
+}
+
+/// A foreign key violation of one row: with IGNORE a warning, the row's changes (and
+/// their cascades) taken back; otherwise the statement's error.
+fn fk_ignored(e: ExecError, ignore: bool, mark: usize, cx: &mut ExecCx) -> XResult<()> {
+    match super::fk::is_violation(&e) {
+        Some(m) if ignore => {
+            let (code, message) = (m.code, m.message.clone());
+            undo_row(cx, mark);
+            cx.env.ctx.diag.warn(code, message);
+            Ok(())
+        }
+        _ => Err(e),
     }
 }
 
@@ -428,9 +446,13 @@ fn on_duplicate_update(
             res.insert_id = u;
         }
     }
+    let mark = txn(cx)?.writes.len();
     table
-        .update(txn(cx)?, existing, Arc::from(updated))
+        .update(txn(cx)?, existing, Arc::from(updated.clone()))
         .map_err(storage_err)?;
+    if let Err(e) = fk_after_update(cx, table, &old, &updated) {
+        return fk_ignored(e, plan.ignore, mark, cx);
+    }
     res.affected += 2;
     Ok(())
 }
@@ -595,8 +617,11 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         if !plan.checks.is_empty() {
             view_checks(&plan.checks, &Arc::from(new.clone()), cx)?;
         }
-        if change_row(table, &slot, &row, new, &assigned, cx)? {
-            changed += 1;
+        let mark = txn(cx)?.writes.len();
+        match change_row(table, &slot, &row, new, &assigned, cx) {
+            Ok(true) => changed += 1,
+            Ok(false) => {}
+            Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
         }
     }
     Ok(update_result(matched, changed, cx))
@@ -649,9 +674,22 @@ fn change_row(
     }
     touch_on_update(table, row, &mut new, assigned, cx);
     table
-        .update(txn(cx)?, slot, Arc::from(new))
+        .update(txn(cx)?, slot, Arc::from(new.clone()))
         .map_err(storage_err)?;
+    fk_after_update(cx, table, row, &new)?;
     Ok(true)
+}
+
+/// Foreign keys after a row of `table` changed from `old` to `new`: its own keys (the
+/// parents must exist) and the keys that reference it (the children follow).
+fn fk_after_update(
+    cx: &mut ExecCx,
+    table: &Arc<Table>,
+    old: &[Value],
+    new: &[Value],
+) -> XResult<()> {
+    super::fk::after_update(cx, table, old, new)?;
+    super::fk::check_parents(cx, table, new, Some(old))
 }
 
 /// An UPDATE's OK: affected rows (changed, or matched with CLIENT_FOUND_ROWS) and the info.
@@ -705,12 +743,12 @@ pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         {
             continue;
         }
-        if table
-            .delete(txn(cx)?, &slot)
-            .map_err(storage_err)?
-            .is_some()
-        {
-            deleted += 1;
+        let mark = txn(cx)?.writes.len();
+        if let Some(old) = table.delete(txn(cx)?, &slot).map_err(storage_err)? {
+            match super::fk::after_delete(cx, table, &old) {
+                Ok(()) => deleted += 1,
+                Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
+            }
         }
     }
     Ok(WriteResult {
@@ -778,11 +816,8 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
         let mut deleted = 0u64;
         for (t, rows) in plan.targets.iter().zip(hits) {
             for (slot, _) in rows {
-                if t.table
-                    .delete(txn(cx)?, &slot)
-                    .map_err(storage_err)?
-                    .is_some()
-                {
+                if let Some(old) = t.table.delete(txn(cx)?, &slot).map_err(storage_err)? {
+                    super::fk::after_delete(cx, &t.table, &old)?;
                     deleted += 1;
                 }
             }

@@ -75,6 +75,7 @@ fn def(db: &str, name: &str, cols: &[(&str, Ty)]) -> TableDef {
         collation: utf8,
         comment: String::new(),
         auto_increment_start: 1,
+        foreign_keys: Vec::new(),
     }
 }
 

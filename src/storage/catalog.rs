@@ -9,14 +9,30 @@
 //!
 //! Every change bumps [`Catalog::version`]; cached plans remember the version they were
 //! built against and are rebuilt when it moved.
+//!
+//! Foreign keys live on their child table's definition. The parent side — which keys
+//! reference a table — is derived here at every change ([`Catalog::referencing`]), so that a
+//! write to a table nobody references pays one atomic load ([`Catalog::has_foreign_keys`]).
 
 use super::schema::ViewDef;
 use super::table::Table;
 use crate::sql::types::{Charset, Collation};
 use parking_lot::RwLock;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A foreign key seen from its parent: the child table and the key's position in the
+/// child's `foreign_keys`.
+#[derive(Clone, Debug)]
+pub struct ChildRef {
+    pub db: String,
+    pub table: String,
+    pub fk: usize,
+}
+
+/// Parent (database, table) → the foreign keys that reference it.
+type Referencing = HashMap<(String, String), Vec<ChildRef>>;
 
 pub struct Database {
     pub name: String,
@@ -59,6 +75,9 @@ impl Database {
 pub struct Catalog {
     dbs: RwLock<BTreeMap<String, Arc<Database>>>,
     version: AtomicU64,
+    /// Derived from the tables' foreign keys at every change (see the module doc).
+    referencing: RwLock<Arc<Referencing>>,
+    any_foreign_key: AtomicBool,
 }
 
 /// Databases that exist in every server and cannot be dropped (their tables are virtual).
@@ -76,6 +95,8 @@ impl Catalog {
         let c = Catalog {
             dbs: RwLock::new(BTreeMap::new()),
             version: AtomicU64::new(1),
+            referencing: RwLock::new(Arc::new(HashMap::new())),
+            any_foreign_key: AtomicBool::new(false),
         };
         for name in SYSTEM_DATABASES {
             c.dbs.write().insert(
@@ -95,7 +116,47 @@ impl Catalog {
     }
 
     fn bump(&self) {
+        self.derive_referencing();
         self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Rebuild the parent-side map of foreign keys (called with no catalog lock held; a DDL
+    /// runs it once, over every table).
+    fn derive_referencing(&self) {
+        let mut map: Referencing = HashMap::new();
+        let dbs: Vec<Arc<Database>> = self.dbs.read().values().cloned().collect();
+        for d in dbs {
+            for t in d.tables.read().values() {
+                for (i, fk) in t.def.foreign_keys.iter().enumerate() {
+                    map.entry((fk.parent_db.clone(), fk.parent_table.clone()))
+                        .or_default()
+                        .push(ChildRef {
+                            db: d.name.clone(),
+                            table: t.name().to_string(),
+                            fk: i,
+                        });
+                }
+            }
+        }
+        self.any_foreign_key
+            .store(!map.is_empty(), Ordering::Release);
+        *self.referencing.write() = Arc::new(map);
+    }
+
+    /// Does any table have a foreign key? (The cheap test before any per-row work.)
+    pub fn has_foreign_keys(&self) -> bool {
+        self.any_foreign_key.load(Ordering::Acquire)
+    }
+
+    /// The foreign keys that reference `db`.`table` (empty when none does).
+    pub fn referencing(&self, db: &str, table: &str) -> Vec<ChildRef> {
+        if !self.has_foreign_keys() {
+            return Vec::new();
+        }
+        let map = self.referencing.read().clone();
+        map.get(&(db.to_string(), table.to_string()))
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn database(&self, name: &str) -> Option<Arc<Database>> {
