@@ -1176,13 +1176,13 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
     Ok(Outcome::ok())
 }
 
-/// Rebuild `table` with `def` (copying the rows) and swap it in.
+/// Rebuild `table` with `def` (copying the rows) and swap it in. Returns the rows copied.
 async fn rebuild(
     ctx: &mut Ctx,
     table: &Arc<Table>,
     def: TableDef,
     map_row: &(dyn Fn(&[Value]) -> Vec<Value> + Sync),
-) -> Result<()> {
+) -> Result<u64> {
     let _g = lock_exclusive(ctx, table).await?;
     if table.dropped.load(std::sync::atomic::Ordering::Acquire) {
         return Err(MyError::no_such_table(&def.db, &def.name));
@@ -1194,8 +1194,10 @@ async fn rebuild(
     let new = Arc::new(Table::new(def));
     new.set_auto_inc(auto.max(new.peek_auto_inc()));
     let mut result = Ok(());
+    let mut copied = 0u64;
     for slot in table.scan_primary(Bound::Unbounded, Bound::Unbounded, false) {
         if let Some(row) = table.read(&slot, view) {
+            copied += 1;
             let r: Arc<[Value]> = Arc::from(map_row(&row));
             if let Err(e) = new.load_committed(r, snapshot) {
                 result = Err(match super::exec::storage_err(e) {
@@ -1217,12 +1219,14 @@ async fn rebuild(
             MyError::no_such_table(&table.def.db, table.name())
         });
     }
-    Ok(())
+    Ok(copied)
 }
 
 /// Rebuild `table` with `def`, rows unchanged.
 pub(super) async fn rebuild_same(ctx: &mut Ctx, table: &Arc<Table>, def: TableDef) -> Result<()> {
-    rebuild(ctx, table, def, &|r: &[Value]| r.to_vec()).await
+    rebuild(ctx, table, def, &|r: &[Value]| r.to_vec())
+        .await
+        .map(|_| ())
 }
 
 /// A table's own keys that reference it follow a rename of it.
@@ -1353,7 +1357,7 @@ async fn add_indexes(ctx: &mut Ctx, table: &Arc<Table>, pending: Vec<PendingInde
             def.indexes.push(idx);
         }
     }
-    rebuild(ctx, table, def, &|r| r.to_vec()).await
+    rebuild(ctx, table, def, &|r| r.to_vec()).await.map(|_| ())
 }
 
 pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome> {
@@ -1521,6 +1525,9 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     super::fk_ddl::check_still_indexed(ctx, &table.def, &def)?;
     super::fk_ddl::check_existing_rows(ctx, &table, &def, &def.foreign_keys[keys_before..])?;
     let renamed = (def.name != table.def.name).then(|| def.name.clone());
+    // MySQL 8.0 adds a checked foreign key with the COPY algorithm: the OK counts the rows.
+    let copy = def.foreign_keys.len() > keys_before
+        && ctx.vars.get_bool(crate::config::vars::FOREIGN_KEY_CHECKS);
     let map = move |r: &[Value]| -> Vec<Value> {
         sources
             .iter()
@@ -1530,9 +1537,16 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
             })
             .collect()
     };
-    rebuild(ctx, &table, def, &map).await?;
+    let copied = rebuild(ctx, &table, def, &map).await?;
     if let Some(new) = renamed {
         super::fk_ddl::repoint_children(ctx, &db, &t, &db, &new).await?;
+    }
+    if copy {
+        return Ok(Outcome::Ok {
+            affected: copied,
+            last_insert_id: 0,
+            info: Some(format!("Records: {copied}  Duplicates: 0  Warnings: 0")),
+        });
     }
     Ok(ddl_info())
 }
