@@ -89,6 +89,7 @@ sql_tests! {
     deadlock,
     lock_wait_timeout,
     disconnect_releases_locks,
+    foreign_key_locks,
 }
 
 /// Every `tests/sql/*.test` must have a `#[test]` above (and vice versa).
