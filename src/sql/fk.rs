@@ -268,32 +268,44 @@ fn same(a: &Value, b: &Value) -> bool {
 /// The children of one key that references `table`, with what the key needs.
 struct Children {
     child: Arc<Table>,
-    fk: ForeignKeyDef,
+    /// The key's position in the child's `foreign_keys`.
+    fk: usize,
     /// The key's columns in the child.
     cols: Vec<usize>,
     /// The referenced columns in the parent.
     parent_cols: Vec<usize>,
 }
 
-fn children_of(cx: &ExecCx, table: &Table) -> Vec<Children> {
+impl Children {
+    fn fk(&self) -> &ForeignKeyDef {
+        &self.child.def.foreign_keys[self.fk]
+    }
+}
+
+/// The keys that reference `table` and whose referenced columns `wanted` accepts (an
+/// update skips, before any more work, the keys whose columns it did not change).
+fn children_of(cx: &ExecCx, table: &Table, wanted: &dyn Fn(&[usize]) -> bool) -> Vec<Children> {
     let catalog = &cx.env.ctx.server.storage.catalog;
     let mut out = Vec::new();
-    for r in catalog.referencing(&table.def.db, table.name()) {
+    for r in catalog.referencing(&table.def.db, table.name()).iter() {
         let Some(child) = catalog.table(&r.db, &r.table) else {
             continue;
         };
-        let Some(fk) = child.def.foreign_keys.get(r.fk).cloned() else {
+        let Some(fk) = child.def.foreign_keys.get(r.fk) else {
             continue;
         };
-        let (Some(cols), Some(parent_cols)) = (
-            child.def.column_positions(&fk.columns),
-            table.def.column_positions(&fk.parent_columns),
-        ) else {
+        let Some(parent_cols) = table.def.column_positions(&fk.parent_columns) else {
+            continue;
+        };
+        if !wanted(&parent_cols) {
+            continue;
+        }
+        let Some(cols) = child.def.column_positions(&fk.columns) else {
             continue;
         };
         out.push(Children {
             child,
-            fk,
+            fk: r.fk,
             cols,
             parent_cols,
         });
@@ -336,12 +348,12 @@ pub fn after_update(
 }
 
 fn deleted(cx: &mut ExecCx, table: &Arc<Table>, old: &[Value], depth: u32) -> XResult<()> {
-    for k in children_of(cx, table) {
+    for k in children_of(cx, table, &|_| true) {
         let values: Vec<Value> = k.parent_cols.iter().map(|c| old[*c].clone()).collect();
         if values.iter().any(Value::is_null) {
             continue;
         }
-        match k.fk.on_delete {
+        match k.fk().on_delete {
             FkAction::Restrict | FkAction::NoAction => {
                 if !locked_matches(cx, &k.child, &k.cols, &values, LockMode::Shared, true)?
                     .is_empty()
@@ -349,7 +361,7 @@ fn deleted(cx: &mut ExecCx, table: &Arc<Table>, old: &[Value], depth: u32) -> XR
                     return Err(ExecError::Sql(referenced_error(
                         &k.child.def.db,
                         k.child.name(),
-                        &k.fk,
+                        k.fk(),
                     )));
                 }
             }
@@ -382,15 +394,13 @@ fn updated(
     new: &[Value],
     depth: u32,
 ) -> XResult<()> {
-    for k in children_of(cx, table) {
-        if k.parent_cols.iter().all(|c| same(&old[*c], &new[*c])) {
-            continue;
-        }
+    let changed = |cols: &[usize]| cols.iter().any(|c| !same(&old[*c], &new[*c]));
+    for k in children_of(cx, table, &changed) {
         let values: Vec<Value> = k.parent_cols.iter().map(|c| old[*c].clone()).collect();
         if values.iter().any(Value::is_null) {
             continue;
         }
-        match k.fk.on_update {
+        match k.fk().on_update {
             FkAction::Restrict | FkAction::NoAction => {
                 if !locked_matches(cx, &k.child, &k.cols, &values, LockMode::Shared, true)?
                     .is_empty()
@@ -398,7 +408,7 @@ fn updated(
                     return Err(ExecError::Sql(referenced_error(
                         &k.child.def.db,
                         k.child.name(),
-                        &k.fk,
+                        k.fk(),
                     )));
                 }
             }

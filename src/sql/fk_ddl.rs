@@ -26,7 +26,6 @@
 //! and a referenced parent may be dropped or truncated: as MySQL. Recovery replays DDL
 //! that way (tables come back in any order).
 
-use super::exec::ExecError;
 use super::fk;
 use super::types::SqlType;
 use crate::config::vars;
@@ -229,16 +228,16 @@ fn validate(ctx: &Ctx, child: &TableDef, fk: &ForeignKeyDef) -> Result<()> {
             ),
         ));
     }
-    if fk.on_delete == FkAction::SetNull || fk.on_update == FkAction::SetNull {
-        if let Some(&c) = child_cols.iter().find(|&&c| !child.columns[c].nullable) {
-            return Err(MyError::new(
-                code::ER_FK_COLUMN_NOT_NULL,
-                format!(
-                    "Column '{}' cannot be NOT NULL: needed in a foreign key constraint '{}' SET NULL",
-                    child.columns[c].name, fk.name
-                ),
-            ));
-        }
+    if (fk.on_delete == FkAction::SetNull || fk.on_update == FkAction::SetNull)
+        && let Some(&c) = child_cols.iter().find(|&&c| !child.columns[c].nullable)
+    {
+        return Err(MyError::new(
+            code::ER_FK_COLUMN_NOT_NULL,
+            format!(
+                "Column '{}' cannot be NOT NULL: needed in a foreign key constraint '{}' SET NULL",
+                child.columns[c].name, fk.name
+            ),
+        ));
     }
     let self_ref = fk.parent_db == child.db && fk.parent_table == child.name;
     let parent_table = if self_ref {
@@ -393,7 +392,13 @@ pub fn check_still_indexed(ctx: &Ctx, old: &TableDef, def: &TableDef) -> Result<
             return Err(missing_index(old.index_with_prefix(&old_cols)));
         }
     }
-    for r in ctx.server.storage.catalog.referencing(&old.db, &old.name) {
+    for r in ctx
+        .server
+        .storage
+        .catalog
+        .referencing(&old.db, &old.name)
+        .iter()
+    {
         let child = if r.db == old.db && r.table == old.name {
             continue; // its own keys were checked above
         } else {
@@ -434,7 +439,7 @@ pub fn referenced_by_other(
         return None;
     }
     let catalog = &ctx.server.storage.catalog;
-    catalog.referencing(db, name).into_iter().find_map(|r| {
+    catalog.referencing(db, name).iter().find_map(|r| {
         if (r.db == db && r.table == name)
             || dropping.iter().any(|(d, t)| *d == r.db && *t == r.table)
         {
@@ -442,7 +447,7 @@ pub fn referenced_by_other(
         }
         let child = catalog.table(&r.db, &r.table)?;
         let f = child.def.foreign_keys.get(r.fk)?;
-        Some((r.db, r.table, f.name.clone()))
+        Some((r.db.clone(), r.table.clone(), f.name.clone()))
     })
 }
 
@@ -475,7 +480,10 @@ pub async fn repoint_children(
     new: &str,
 ) -> Result<()> {
     let refs = ctx.server.storage.catalog.referencing(db, old);
-    let mut children: Vec<(String, String)> = refs.into_iter().map(|r| (r.db, r.table)).collect();
+    let mut children: Vec<(String, String)> = refs
+        .iter()
+        .map(|r| (r.db.clone(), r.table.clone()))
+        .collect();
     children.dedup();
     for (cdb, cname) in children {
         let Some(child) = ctx.server.storage.catalog.table(&cdb, &cname) else {
@@ -491,12 +499,4 @@ pub async fn repoint_children(
         super::ddl::rebuild_same(ctx, &child, def).await?;
     }
     Ok(())
-}
-
-/// A SQL error out of an executor error (DDL has no locks to wait for).
-pub fn sql_error(e: ExecError) -> MyError {
-    match e {
-        ExecError::Sql(e) => e,
-        ExecError::Wait(_) => MyError::internal("unexpected wait in a foreign key check"),
-    }
 }

@@ -676,7 +676,8 @@ impl Planner<'_> {
             assignments,
             order,
             limit,
-            ignore: false,
+            // `UPDATE IGNORE`, rewritten to this spelling by `parse::rewrite`.
+            ignore: matches!(upd.or, Some(ast::SqliteOnConflict::Ignore)),
             checks,
         })
     }
@@ -707,7 +708,7 @@ impl Planner<'_> {
             filter,
             order,
             limit,
-            ignore: false,
+            ignore: super::parse::is_delete_ignore(del),
         })
     }
 }

@@ -31,8 +31,9 @@ pub struct ChildRef {
     pub fk: usize,
 }
 
-/// Parent (database, table) → the foreign keys that reference it.
-type Referencing = HashMap<(String, String), Vec<ChildRef>>;
+/// Parent database → parent table → the foreign keys that reference it (nested so that a
+/// lookup borrows the names).
+type Referencing = HashMap<String, HashMap<String, Arc<[ChildRef]>>>;
 
 pub struct Database {
     pub name: String,
@@ -123,12 +124,13 @@ impl Catalog {
     /// Rebuild the parent-side map of foreign keys (called with no catalog lock held; a DDL
     /// runs it once, over every table).
     fn derive_referencing(&self) {
-        let mut map: Referencing = HashMap::new();
+        let mut lists: HashMap<(String, String), Vec<ChildRef>> = HashMap::new();
         let dbs: Vec<Arc<Database>> = self.dbs.read().values().cloned().collect();
         for d in dbs {
             for t in d.tables.read().values() {
                 for (i, fk) in t.def.foreign_keys.iter().enumerate() {
-                    map.entry((fk.parent_db.clone(), fk.parent_table.clone()))
+                    lists
+                        .entry((fk.parent_db.clone(), fk.parent_table.clone()))
                         .or_default()
                         .push(ChildRef {
                             db: d.name.clone(),
@@ -139,7 +141,11 @@ impl Catalog {
             }
         }
         self.any_foreign_key
-            .store(!map.is_empty(), Ordering::Release);
+            .store(!lists.is_empty(), Ordering::Release);
+        let mut map: Referencing = HashMap::new();
+        for ((db, table), refs) in lists {
+            map.entry(db).or_default().insert(table, refs.into());
+        }
         *self.referencing.write() = Arc::new(map);
     }
 
@@ -149,14 +155,13 @@ impl Catalog {
     }
 
     /// The foreign keys that reference `db`.`table` (empty when none does).
-    pub fn referencing(&self, db: &str, table: &str) -> Vec<ChildRef> {
-        if !self.has_foreign_keys() {
-            return Vec::new();
+    pub fn referencing(&self, db: &str, table: &str) -> Arc<[ChildRef]> {
+        if self.has_foreign_keys()
+            && let Some(refs) = self.referencing.read().get(db).and_then(|m| m.get(table))
+        {
+            return refs.clone();
         }
-        let map = self.referencing.read().clone();
-        map.get(&(db.to_string(), table.to_string()))
-            .cloned()
-            .unwrap_or_default()
+        Arc::from(Vec::new())
     }
 
     pub fn database(&self, name: &str) -> Option<Arc<Database>> {

@@ -83,7 +83,6 @@ DELETE FROM customer WHERE id = 2;
 DELETE FROM payment WHERE id = 201;
 UPDATE payment SET id = 299 WHERE id = 201;
 UPDATE customer SET id = 22 WHERE id = 2;
--- todo: differs
 DELETE IGNORE FROM customer WHERE id = 2;
 SELECT COUNT(*) FROM customer;
 -- deleting a parent row nobody references works
