@@ -90,6 +90,7 @@ sql_tests! {
     lock_wait_timeout,
     disconnect_releases_locks,
     foreign_key_locks,
+    foreign_keys_ddl,
 }
 
 /// Every `tests/sql/*.test` must have a `#[test]` above (and vice versa).

@@ -411,10 +411,16 @@ pub fn check_still_indexed(ctx: &Ctx, old: &TableDef, def: &TableDef) -> Result<
             continue;
         };
         let Some(cols) = def.column_positions(&f.parent_columns) else {
+            let gone = f
+                .parent_columns
+                .iter()
+                .find(|c| def.column_index(c).is_none())
+                .cloned()
+                .unwrap_or_default();
             return Err(MyError::new(
                 code::ER_FK_COLUMN_CANNOT_DROP_CHILD,
                 format!(
-                    "Cannot drop column needed in foreign key constraint '{}' of table '{}'",
+                    "Cannot drop column '{gone}': needed in a foreign key constraint '{}' of table '{}'",
                     f.name, r.table
                 ),
             ));
