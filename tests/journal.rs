@@ -1974,3 +1974,84 @@ fn views_survive_a_crash_through_journal_and_checkpoint() {
     drop(c);
     server.stop();
 }
+
+/// Whether `sql` fails with MySQL error `code`.
+fn fails_with(c: &mut mysql::Conn, sql: &str, code: u16) -> bool {
+    matches!(c.query_drop(sql), Err(mysql::Error::MySqlError(e)) if e.code == code)
+}
+
+/// Foreign keys are enforced again after a kill -9 (the DDL replayed from the journal, the
+/// cascaded rows from their row events) and after a start from a checkpoint (the keys in
+/// its CREATE TABLE statements; the child, named first, loaded before its parent).
+#[test]
+fn foreign_keys_survive_crash_and_checkpoint() {
+    if !quire_only() {
+        return;
+    }
+    let mut server = TestServer::start();
+    let mut c = server.mysql_conn();
+    for sql in [
+        "CREATE DATABASE fkj",
+        "CREATE TABLE fkj.parent (id INT PRIMARY KEY)",
+        "CREATE TABLE fkj.a_child (id INT PRIMARY KEY, pid INT, \
+         CONSTRAINT fk_child FOREIGN KEY (pid) REFERENCES fkj.parent (id) ON DELETE CASCADE)",
+        "INSERT INTO fkj.parent VALUES (1), (2), (3)",
+        "INSERT INTO fkj.a_child VALUES (10, 1), (20, 2), (21, 2), (30, 3)",
+        // Cascades to 20 and 21: row events in the journal.
+        "DELETE FROM fkj.parent WHERE id = 2",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let children = |c: &mut mysql::Conn| -> Vec<(i32, i32)> {
+        c.query("SELECT id, pid FROM fkj.a_child ORDER BY id")
+            .unwrap()
+    };
+    assert_eq!(children(&mut c), vec![(10, 1), (30, 3)]);
+    drop(c);
+
+    server.crash_restart();
+    let mut c = server.mysql_conn();
+    assert_eq!(children(&mut c), vec![(10, 1), (30, 3)], "after kill -9");
+    assert!(fails_with(
+        &mut c,
+        "INSERT INTO fkj.a_child VALUES (40, 4)",
+        1452
+    ));
+    c.query_drop("DELETE FROM fkj.parent WHERE id = 3").unwrap();
+    assert_eq!(children(&mut c), vec![(10, 1)], "the cascade after kill -9");
+
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 1")
+        .unwrap();
+    wait_checkpoints(&mut c, 1);
+    c.query_drop("SET GLOBAL quire_checkpoint_interval = 0")
+        .unwrap();
+    drop(c);
+    // A clean stop checkpoints at the end: the start loads only the checkpoint.
+    server.restart();
+    let note = recovery_note(&server);
+    assert!(note.contains("loaded quire_checkpoint."), "{note}");
+    let mut c = server.mysql_conn();
+    let (_, ddl): (String, String) = c
+        .query_first("SHOW CREATE TABLE fkj.a_child")
+        .unwrap()
+        .unwrap();
+    assert!(
+        ddl.contains(
+            "CONSTRAINT `fk_child` FOREIGN KEY (`pid`) REFERENCES `parent` (`id`) ON DELETE CASCADE"
+        ),
+        "{ddl}"
+    );
+    assert!(fails_with(
+        &mut c,
+        "INSERT INTO fkj.a_child VALUES (40, 4)",
+        1452
+    ));
+    c.query_drop("DELETE FROM fkj.parent WHERE id = 1").unwrap();
+    assert_eq!(
+        children(&mut c),
+        vec![],
+        "the cascade after a checkpoint load"
+    );
+    drop(c);
+    server.stop();
+}

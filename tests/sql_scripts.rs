@@ -90,6 +90,8 @@ sql_tests! {
     lock_wait_timeout,
     disconnect_releases_locks,
     temporary_tables,
+    foreign_key_locks,
+    foreign_keys_ddl,
 }
 
 /// Every `tests/sql/*.test` must have a `#[test]` above (and vice versa).

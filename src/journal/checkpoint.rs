@@ -70,7 +70,9 @@
 //! records, each: u8 kind, u32 length, payload
 //!   1  database: the CREATE DATABASE statement
 //!   2  table:    u16 n, n bytes database name, u16 m, m bytes table name,
-//!                the CREATE TABLE statement (with AUTO_INCREMENT=…)
+//!                the CREATE TABLE statement (with AUTO_INCREMENT=…, and its FOREIGN KEY
+//!                constraints as SHOW CREATE TABLE prints them; loaded with
+//!                foreign_key_checks=0, so a child may come before its parent)
 //!   3  rows of the last table: row images back to back, every column present
 //!      (the encoding of rows events, `events::put_row_image`)
 //!   4  view:     its `CREATE OR REPLACE … VIEW db.name (columns) AS …` statement

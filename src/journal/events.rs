@@ -29,7 +29,7 @@
 //! | 2 | Query | thread_id u32, exec_time u32, db_len u8, error_code u16, status_vars_len u16 | status vars, db NUL, query text (no NUL) |
 //! | 16 | Xid | — | xid u64 |
 //! | 19 | Table_map | table_id u48, flags u16 = 1 (bit 0: NO_FLAGS) | db_len u8, db NUL, table_len u8, table NUL, column_count lenenc, types [n], metadata_len lenenc, metadata, null_bitmap [(n+7)/8] |
-//! | 23/24/25 | Write/Update/Delete_rows (v1) | table_id u48, flags u16 (1 = STMT_END_F on a statement's last rows event) | column_count lenenc, present bitmap [(n+7)/8] (all columns), Update: a second present bitmap for the after image; then rows |
+//! | 23/24/25 | Write/Update/Delete_rows (v1) | table_id u48, flags u16 (1 = STMT_END_F on a statement's last rows event; 2 = NO_FOREIGN_KEY_CHECKS_F, always) | column_count lenenc, present bitmap [(n+7)/8] (all columns), Update: a second present bitmap for the after image; then rows |
 //! | 4 | Rotate | position u64 = 4 | next file name (no NUL) |
 //! | 3 | Stop | — | — |
 //! | 28 | Ignorable (flags: LOG_EVENT_IGNORABLE_F 0x80): the *filler* | — | with checksums a 4-byte patch, then zeros (the checksum is 0) |
@@ -55,6 +55,14 @@
 //! OPTION_RELAXED_UNIQUE_CHECKS 0x8000000), `1` sql_mode u64, `6` catalog (len u8 +
 //! "std"), `4` charset: character_set_client, collation_connection, collation_server
 //! (3 × u16 collation ids).
+//!
+//! **Foreign keys.** Every rows event carries NO_FOREIGN_KEY_CHECKS_F. The journal holds
+//! every row a transaction changed, including those a foreign key's CASCADE or SET NULL
+//! changed (see `sql::fk`), and each was checked when it was made; a reader that applied the
+//! events with foreign key checks on would check again and, worse, cascade a second time
+//! (then fail on the cascaded rows' own events). Setting the flag on all rows events rather
+//! than on those of statements that cascaded keeps the writer free of per-statement state;
+//! recovery ignores the flag (it never checks foreign keys).
 //!
 //! A row image is a NULL bitmap over the present columns (bit set = NULL), then each non-NULL
 //! value in the column's binlog type (an Update row is the before image then the after
@@ -278,6 +286,8 @@ pub const OPTION_RELAXED_UNIQUE_CHECKS: u32 = 0x800_0000;
 
 /// Rows event flag: the last rows event of a statement.
 pub const STMT_END_F: u16 = 1;
+/// Rows event flag: apply without foreign key checks (see the module doc).
+pub const NO_FOREIGN_KEY_CHECKS_F: u16 = 2;
 
 /// Where events are encoded: one transaction's (or one file header's) bytes.
 ///
@@ -591,10 +601,11 @@ impl EventBuf {
         self.open.map(|s| self.bytes.len() - s).unwrap_or(0)
     }
 
-    /// End the open rows event; `last` sets STMT_END_F.
+    /// End the open rows event; `last` sets STMT_END_F (NO_FOREIGN_KEY_CHECKS_F is always
+    /// set: see the module doc).
     pub fn rows_finish(&mut self, last: bool) {
         if let Some(start) = self.open {
-            let flags = if last { STMT_END_F } else { 0 };
+            let flags = NO_FOREIGN_KEY_CHECKS_F | if last { STMT_END_F } else { 0 };
             self.bytes[start + HEADER_LEN + 6..start + HEADER_LEN + 8]
                 .copy_from_slice(&flags.to_le_bytes());
         }

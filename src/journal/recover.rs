@@ -606,6 +606,10 @@ pub async fn recover(
     ctx.priv_user = "root".into();
     ctx.host = "localhost".into();
     ctx.priv_host = "localhost".into();
+    // Foreign keys are not checked while replaying: tables come back in any order, a key may
+    // name a parent dropped later, and cascades are in the journal as row events already.
+    let _ =
+        crate::sql::utility::set_sysvar(&mut ctx, "foreign_key_checks", false, Some(Value::Int(0)));
     let mut r = Replay {
         server: server.clone(),
         ctx,

@@ -115,6 +115,7 @@ pub fn ps_table(name: &str, columns: Vec<ColumnDef>) -> TableDef {
         collation: Collation::Utf8mb4GeneralCi,
         comment: String::new(),
         auto_increment_start: 1,
+        foreign_keys: Vec::new(),
     }
 }
 

@@ -205,6 +205,7 @@ impl LogTable {
             collation: utf8,
             comment: comment.to_string(),
             auto_increment_start: 1,
+            foreign_keys: Vec::new(),
         }
     }
 }

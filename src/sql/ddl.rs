@@ -631,6 +631,7 @@ fn finish_def(
         collation: opts.collation,
         comment: opts.comment,
         auto_increment_start: opts.auto_increment.unwrap_or(1),
+        foreign_keys: Vec::new(),
     })
 }
 
@@ -833,12 +834,9 @@ fn column_def(
                 }
             }
             ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
-            ast::ColumnOption::ForeignKey(_) => {
-                ctx.diag.note(
-                    code::ER_NOT_SUPPORTED_YET,
-                    "Quire parses FOREIGN KEY clauses but does not enforce them yet",
-                );
-            }
+            // A column's `REFERENCES p (c)` is parsed and ignored, as MySQL 8.0 does (only
+            // the table-level FOREIGN KEY clause makes a constraint).
+            ast::ColumnOption::ForeignKey(_) => {}
             ast::ColumnOption::Check(_) => return Err(MyError::not_supported("CHECK constraints")),
             ast::ColumnOption::Generated { .. } => {
                 return Err(MyError::not_supported("generated columns"));
@@ -913,7 +911,11 @@ fn column_def(
     Ok(col)
 }
 
-fn constraint(t: &ast::TableConstraint, ctx: &mut Ctx) -> Result<Option<PendingIndex>> {
+fn constraint(
+    t: &ast::TableConstraint,
+    ctx: &mut Ctx,
+    fks: &mut Vec<super::fk_ddl::PendingFk>,
+) -> Result<Option<PendingIndex>> {
     Ok(match t {
         ast::TableConstraint::PrimaryKey(pk) => Some(PendingIndex {
             name: None,
@@ -930,17 +932,11 @@ fn constraint(t: &ast::TableConstraint, ctx: &mut Ctx) -> Result<Option<PendingI
             kind: IndexKind::Index,
             columns: index_columns(&i.columns)?,
         }),
+        // The key (and the index it needs, if none fits) is added once the indexes are
+        // built: `fk_ddl::attach`.
         ast::TableConstraint::ForeignKey(fk) => {
-            ctx.diag.note(
-                code::ER_NOT_SUPPORTED_YET,
-                "Quire parses FOREIGN KEY clauses but does not enforce them yet",
-            );
-            // InnoDB creates an index for the referencing columns if none exists.
-            Some(PendingIndex {
-                name: fk.index_name.as_ref().or(fk.name.as_ref()).map(ident),
-                kind: IndexKind::Index,
-                columns: fk.columns.iter().map(|c| (ident(c), None, false)).collect(),
-            })
+            fks.push(super::fk_ddl::parse(ctx, fk)?);
+            None
         }
         ast::TableConstraint::Check(_) => return Err(MyError::not_supported("CHECK constraints")),
         ast::TableConstraint::FulltextOrSpatial(_) => {
@@ -1050,6 +1046,8 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         d.db = db.clone();
         d.name = name.clone();
         d.auto_increment_start = 1;
+        // As MySQL: LIKE copies the indexes, not the foreign keys.
+        d.foreign_keys.clear();
         d
     } else {
         let opts = table_opts(ctx, &db, &ct.table_options, &ct.comment)?;
@@ -1068,14 +1066,17 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
                 }
             }
         }
+        let mut fks = Vec::new();
         for t in &ct.constraints {
-            if let Some(p) = constraint(t, ctx)? {
+            if let Some(p) = constraint(t, ctx, &mut fks)? {
                 pending.push(p);
             }
         }
         // The primary key first, as InnoDB orders indexes.
         pending.sort_by_key(|p| p.kind != IndexKind::Primary);
-        finish_def(&db, &name, columns, pending, opts)?
+        let mut def = finish_def(&db, &name, columns, pending, opts)?;
+        super::fk_ddl::attach(ctx, &mut def, fks)?;
+        def
     };
     if ct.temporary {
         return Ok(temp::create(ctx, def, ct.if_not_exists)?.then_some(filled));
@@ -1134,6 +1135,15 @@ pub async fn drop_tables(
         }
     }
     unknown_tables(ctx, missing, if_exists)?;
+    let dropping: Vec<(String, String)> = found
+        .iter()
+        .map(|(d, t, _)| (d.clone(), t.clone()))
+        .collect();
+    for (db, t, _) in &found {
+        if let Some((_, child, fk)) = super::fk_ddl::referenced_by_other(ctx, db, t, &dropping) {
+            return Err(super::fk_ddl::drop_parent_error(t, &child, &fk));
+        }
+    }
     // Only this session can use its temporary tables: no metadata lock to wait for.
     for (db, t) in &temps {
         temp::remove(ctx, db, t);
@@ -1172,6 +1182,9 @@ pub async fn truncate(ctx: &mut Ctx, names: &[ast::ObjectName]) -> Result<Outcom
             continue;
         }
         let table = temp::find_table(ctx, &db, &t)?;
+        if let Some((cdb, child, fk)) = super::fk_ddl::referenced_by_other(ctx, &db, &t, &[]) {
+            return Err(super::fk_ddl::truncate_error(&cdb, &child, &fk));
+        }
         let _g = lock_exclusive(ctx, &table).await?;
         let mut def = (*table.def).clone();
         def.auto_increment_start = 1;
@@ -1250,6 +1263,24 @@ async fn rebuild(
     Ok(rows)
 }
 
+/// Rebuild `table` with `def`, rows unchanged.
+pub(super) async fn rebuild_same(ctx: &mut Ctx, table: &Arc<Table>, def: TableDef) -> Result<()> {
+    rebuild(ctx, table, def, &mut |r: &[Value]| Ok(r.to_vec()))
+        .await
+        .map(|_| ())
+}
+
+/// A table's own keys that reference it follow a rename of it.
+fn repoint_self(def: &mut TableDef, db: &str, name: &str) {
+    let (new_db, new_name) = (def.db.clone(), def.name.clone());
+    for f in &mut def.foreign_keys {
+        if f.parent_db == db && f.parent_table == name {
+            f.parent_db = new_db.clone();
+            f.parent_table = new_name.clone();
+        }
+    }
+}
+
 /// `RENAME TABLE a TO b [, c TO d …]`: in order, all or none (each rename is checked
 /// against the names as the earlier ones leave them before any is done). A table moves
 /// to another database with `db.name`.
@@ -1310,9 +1341,11 @@ pub async fn rename_tables(
             .table(&fdb, &fname)
             .ok_or_else(|| MyError::no_such_table(&fdb, &fname))?;
         let mut def = (*table.def).clone();
-        def.db = tdb;
-        def.name = tname;
+        def.db = tdb.clone();
+        def.name = tname.clone();
+        repoint_self(&mut def, &fdb, &fname);
         rebuild(ctx, &table, def, &mut |r: &[Value]| Ok(r.to_vec())).await?;
+        super::fk_ddl::repoint_children(ctx, &fdb, &fname, &tdb, &tname).await?;
     }
     Ok(Outcome::ok())
 }
@@ -1373,14 +1406,16 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     // Column mapping from the old row to the new one: Some(old position) or a default value.
     let mut sources: alter::Sources = (0..def.columns.len()).map(Ok).collect();
     let mut pending = Vec::new();
+    let mut fks = Vec::new();
     for op in &at.operations {
         use ast::AlterTableOperation as O;
         match op {
             O::AddConstraint { constraint: c, .. } => {
-                if let Some(p) = constraint(c, ctx)? {
+                if let Some(p) = constraint(c, ctx, &mut fks)? {
                     pending.push(p);
                 }
             }
+            O::DropForeignKey { name, .. } => super::fk_ddl::drop(&mut def, &ident(name))?,
             O::DropIndex { name } => {
                 let n = ident(name);
                 let before = def.indexes.len();
@@ -1529,7 +1564,22 @@ pub async fn alter_table(ctx: &mut Ctx, at: &ast::AlterTable) -> Result<Outcome>
     // Rebuild the index list against the new column positions, then add new indexes.
     let mut def = finish_with_pending(def, pending)?;
     def.auto_increment_start = def.auto_increment_start.max(table.peek_auto_inc());
-    alter::copy_rows(ctx, &table, def, sources).await
+    if def.name != table.def.name {
+        repoint_self(&mut def, &table.def.db, table.name());
+    }
+    let keys_before = def.foreign_keys.len();
+    super::fk_ddl::attach(ctx, &mut def, fks)?;
+    super::fk_ddl::check_still_indexed(ctx, &table.def, &def)?;
+    super::fk_ddl::check_existing_rows(ctx, &table, &def, &def.foreign_keys[keys_before..])?;
+    let renamed = (def.name != table.def.name).then(|| def.name.clone());
+    // MySQL 8.0 adds a checked foreign key with the COPY algorithm: the OK counts the rows.
+    let copy = def.foreign_keys.len() > keys_before
+        && ctx.vars.get_bool(crate::config::vars::FOREIGN_KEY_CHECKS);
+    let out = alter::copy_rows(ctx, &table, def, sources, copy).await?;
+    if let Some(new) = renamed {
+        super::fk_ddl::repoint_children(ctx, &db, &t, &db, &new).await?;
+    }
+    Ok(out)
 }
 
 fn shift_indexes(def: &mut TableDef, from: usize, by: usize) {
@@ -1603,6 +1653,7 @@ pub async fn drop_index(
             ));
         }
     }
+    super::fk_ddl::check_still_indexed(ctx, &table.def, &def)?;
     rebuild(ctx, &table, def, &mut |r| Ok(r.to_vec())).await?;
     Ok(ddl_info())
 }

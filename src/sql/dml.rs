@@ -404,6 +404,9 @@ fn insert_one(
         }
         match r {
             Ok(_) => {
+                if let Err(e) = super::fk::check_parents(cx, table, &row, None) {
+                    return fk_ignored(e, plan.ignore, mark, cx);
+                }
                 res.affected += 1;
                 return Ok(());
             }
@@ -422,7 +425,8 @@ fn insert_one(
                     {
                         continue;
                     }
-                    if table.delete(t, &existing).map_err(storage_err)?.is_some() {
+                    if let Some(old) = table.delete(t, &existing).map_err(storage_err)? {
+                        super::fk::after_delete(cx, table, &old)?;
                         res.affected += 1;
                         if !replaced {
                             replaced = true;
@@ -445,6 +449,27 @@ fn insert_one(
             }
             Err(e) => return Err(storage_err(e)),
         }
+    }
+}
+
+/// A foreign key violation of one row, or (UPDATE) a unique key its new values would take:
+/// with IGNORE a warning, the row's changes (and their cascades) taken back; otherwise the
+/// statement's error.
+fn fk_ignored(e: ExecError, ignore: bool, mark: usize, cx: &mut ExecCx) -> XResult<()> {
+    fn taken_key(e: &ExecError) -> Option<&MyError> {
+        match e {
+            ExecError::Sql(m) if m.code == code::ER_DUP_ENTRY => Some(m),
+            _ => None,
+        }
+    }
+    match super::fk::is_violation(&e).or_else(|| taken_key(&e)) {
+        Some(m) if ignore => {
+            let (code, message) = (m.code, m.message.clone());
+            undo_row(cx, mark);
+            cx.env.ctx.diag.warn(code, message);
+            Ok(())
+        }
+        _ => Err(e),
     }
 }
 
@@ -495,9 +520,13 @@ fn on_duplicate_update(
             res.insert_id = u;
         }
     }
+    let mark = txn(cx)?.writes.len();
     table
-        .update(txn(cx)?, existing, Arc::from(updated))
+        .update(txn(cx)?, existing, Arc::from(updated.clone()))
         .map_err(storage_err)?;
+    if let Err(e) = fk_after_update(cx, table, &old, &updated) {
+        return fk_ignored(e, plan.ignore, mark, cx);
+    }
     res.affected += 2;
     Ok(())
 }
@@ -666,8 +695,11 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         if !plan.checks.is_empty() {
             view_checks(&plan.checks, &Arc::from(new.clone()), cx)?;
         }
-        if change_row(table, &slot, &row, new, &assigned, plan.ignore, cx)? {
-            changed += 1;
+        let mark = txn(cx)?.writes.len();
+        match change_row(table, &slot, &row, new, &assigned, cx) {
+            Ok(true) => changed += 1,
+            Ok(false) => {}
+            Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
         }
     }
     Ok(update_result(matched, changed, cx))
@@ -713,27 +745,29 @@ fn change_row(
     row: &Row,
     mut new: Vec<Value>,
     assigned: &[usize],
-    ignore: bool,
     cx: &mut ExecCx,
 ) -> XResult<bool> {
     if rows_identical(row, &new) {
         return Ok(false);
     }
     touch_on_update(table, row, &mut new, assigned, cx);
-    let t = txn(cx)?;
-    let mark = t.writes.len();
-    match table.update(t, slot, Arc::from(new)) {
-        Ok(_) => Ok(true),
-        // UPDATE IGNORE: a row whose new key is taken stays as it was, with a warning.
-        Err(e @ StorageError::Duplicate { .. }) if ignore => {
-            undo_row(cx, mark);
-            if let ExecError::Sql(e) = storage_err(e) {
-                cx.env.ctx.diag.warn(e.code, e.message);
-            }
-            Ok(false)
-        }
-        Err(e) => Err(storage_err(e)),
-    }
+    table
+        .update(txn(cx)?, slot, Arc::from(new.clone()))
+        .map_err(storage_err)?;
+    fk_after_update(cx, table, row, &new)?;
+    Ok(true)
+}
+
+/// Foreign keys after a row of `table` changed from `old` to `new`: its own keys (the
+/// parents must exist) and the keys that reference it (the children follow).
+fn fk_after_update(
+    cx: &mut ExecCx,
+    table: &Arc<Table>,
+    old: &[Value],
+    new: &[Value],
+) -> XResult<()> {
+    super::fk::after_update(cx, table, old, new)?;
+    super::fk::check_parents(cx, table, new, Some(old))
 }
 
 /// An UPDATE's OK: affected rows (changed, or matched with CLIENT_FOUND_ROWS) and the info.
@@ -787,12 +821,12 @@ pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         {
             continue;
         }
-        if table
-            .delete(txn(cx)?, &slot)
-            .map_err(storage_err)?
-            .is_some()
-        {
-            deleted += 1;
+        let mark = txn(cx)?.writes.len();
+        if let Some(old) = table.delete(txn(cx)?, &slot).map_err(storage_err)? {
+            match super::fk::after_delete(cx, table, &old) {
+                Ok(()) => deleted += 1,
+                Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
+            }
         }
     }
     Ok(WriteResult {
@@ -860,11 +894,8 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
         let mut deleted = 0u64;
         for (t, rows) in plan.targets.iter().zip(hits) {
             for (slot, _) in rows {
-                if t.table
-                    .delete(txn(cx)?, &slot)
-                    .map_err(storage_err)?
-                    .is_some()
-                {
+                if let Some(old) = t.table.delete(txn(cx)?, &slot).map_err(storage_err)? {
+                    super::fk::after_delete(cx, &t.table, &old)?;
                     deleted += 1;
                 }
             }
@@ -895,8 +926,11 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
                 strict,
                 cx,
             )?;
-            if change_row(table, &slot, &row, new, &assigned, plan.ignore, cx)? {
-                changed += 1;
+            let mark = txn(cx)?.writes.len();
+            match change_row(table, &slot, &row, new, &assigned, cx) {
+                Ok(true) => changed += 1,
+                Ok(false) => {}
+                Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
             }
         }
     }

@@ -33,6 +33,8 @@ pub mod dml;
 pub mod exec;
 pub mod explain;
 pub mod expr;
+pub mod fk;
+pub mod fk_ddl;
 pub mod func;
 pub mod keywords;
 pub mod lexer;

@@ -66,6 +66,16 @@ pub fn offset_of(text: &str, line: u64, col: u64) -> usize {
     text.len()
 }
 
+/// What `DELETE IGNORE` becomes for sqlparser: an optimizer hint (see [`is_delete_ignore`]).
+const DELETE_IGNORE_HINT: &str = "/*+ QUIRE_DELETE_IGNORE */";
+
+/// Was this DELETE written `DELETE IGNORE`?
+pub fn is_delete_ignore(del: &sqlparser::ast::Delete) -> bool {
+    del.optimizer_hints
+        .iter()
+        .any(|h| h.prefix.is_empty() && h.text.trim() == "QUIRE_DELETE_IGNORE")
+}
+
 /// MySQL spellings sqlparser does not accept, rewritten in place (one pass over the
 /// lexer's tokens, which carry byte spans).
 fn rewrite(text: &str) -> String {
@@ -76,6 +86,7 @@ fn rewrite(text: &str) -> String {
             .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
     };
     if !(upper_has("LOCK")
+        || upper_has("IGNORE")
         || text.contains(":=")
         || upper_has("MOD")
         || upper_has("KEY")
@@ -112,10 +123,14 @@ fn rewrite(text: &str) -> String {
             }
         }
     }
-    // UPDATE IGNORE: sqlparser knows the modifier only in SQLite's spelling (`UPDATE OR
-    // IGNORE`), which the planner takes as MySQL's IGNORE.
+    // UPDATE IGNORE / DELETE IGNORE: sqlparser has no MySQL IGNORE modifier there. UPDATE
+    // takes its SQLite spelling `OR IGNORE` (same AST field); DELETE a marker hint that
+    // only this rewrite writes (`DELETE_IGNORE_HINT`), read by the planner.
     if word(0, "UPDATE") && word(1, "IGNORE") {
-        edits.push((toks[1].start, toks[1].start, "OR ".into()));
+        edits.push((toks[1].start, toks[1].end, "OR IGNORE".into()));
+    }
+    if word(0, "DELETE") && word(1, "IGNORE") {
+        edits.push((toks[1].start, toks[1].end, DELETE_IGNORE_HINT.into()));
     }
     for i in 0..toks.len() {
         if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {

@@ -706,7 +706,7 @@ impl Planner<'_> {
             filter,
             order,
             limit,
-            ignore: false,
+            ignore: super::parse::is_delete_ignore(del),
         })
     }
 }

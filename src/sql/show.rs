@@ -215,6 +215,40 @@ pub fn quote_ident(s: &str) -> String {
 }
 
 /// The CREATE TABLE statement that recreates `def` (MySQL 8.0's SHOW CREATE TABLE format).
+/// `CONSTRAINT `n` FOREIGN KEY (…) REFERENCES [`db`.]`p` (…) [ON DELETE …] [ON UPDATE …]`
+/// as MySQL 8.0 prints it (NO ACTION, the default, is left out).
+pub fn foreign_key_sql(db: &str, fk: &crate::storage::schema::ForeignKeyDef) -> String {
+    use crate::storage::schema::FkAction;
+    let cols = |c: &[String]| {
+        c.iter()
+            .map(|n| quote_ident(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let parent = if fk.parent_db == db {
+        quote_ident(&fk.parent_table)
+    } else {
+        format!(
+            "{}.{}",
+            quote_ident(&fk.parent_db),
+            quote_ident(&fk.parent_table)
+        )
+    };
+    let mut s = format!(
+        "CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {parent} ({})",
+        quote_ident(&fk.name),
+        cols(&fk.columns),
+        cols(&fk.parent_columns)
+    );
+    if fk.on_delete != FkAction::NoAction {
+        s.push_str(&format!(" ON DELETE {}", fk.on_delete.sql()));
+    }
+    if fk.on_update != FkAction::NoAction {
+        s.push_str(&format!(" ON UPDATE {}", fk.on_update.sql()));
+    }
+    s
+}
+
 pub fn create_table_sql(def: &TableDef, auto_inc_next: u64) -> String {
     let mut lines = Vec::new();
     for c in &def.columns {
@@ -284,6 +318,9 @@ pub fn create_table_sql(def: &TableDef, auto_inc_next: u64) -> String {
             l.push_str(&format!(" COMMENT '{}'", idx.comment.replace('\'', "''")));
         }
         lines.push(l);
+    }
+    for fk in &def.foreign_keys {
+        lines.push(format!("  {}", foreign_key_sql(&def.db, fk)));
     }
     let mut s = format!(
         "CREATE TABLE {} (\n{}\n) ENGINE={}",

@@ -1,8 +1,8 @@
 //! Tables computed when they are read: `information_schema` (SCHEMATA, TABLES, COLUMNS,
 //! STATISTICS, PROCESSLIST, PROFILING, ENGINES, CHARACTER_SETS, COLLATIONS,
-//! COLLATION_CHARACTER_SET_APPLICABILITY, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, PARTITIONS,
-//! VIEWS, and — empty, for Quire keeps none of what they list — REFERENTIAL_CONSTRAINTS,
-//! ROUTINES, TRIGGERS, EVENTS), `performance_schema`
+//! COLLATION_CHARACTER_SET_APPLICABILITY, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS,
+//! REFERENTIAL_CONSTRAINTS, PARTITIONS, VIEWS, and — empty, for Quire keeps none of what
+//! they list — ROUTINES, TRIGGERS, EVENTS), `performance_schema`
 //! (events_statements_summary_by_digest, events_statements_history/current, threads,
 //! setup_consumers, setup_instruments, global/session_status, global/session_variables)
 //! and the `sys` views over the digest summary (statement_analysis,
@@ -75,6 +75,7 @@ fn def(db: &str, name: &str, cols: &[(&str, Ty)]) -> TableDef {
         collation: utf8,
         comment: String::new(),
         auto_increment_start: 1,
+        foreign_keys: Vec::new(),
     }
 }
 
@@ -539,8 +540,6 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
             ),
             rows(partitions(ctx)),
         ),
-        // Quire has no foreign keys it keeps, views, stored routines, triggers or events:
-        // these are the tables that list them, with MySQL's columns and no rows.
         "REFERENTIAL_CONSTRAINTS" => (
             def(
                 db,
@@ -559,8 +558,10 @@ pub fn table(ctx: &Ctx, db: &str, name: &str) -> Option<(TableDef, Vec<Row>)> {
                     ("REFERENCED_TABLE_NAME", Ty::Str(64)),
                 ],
             ),
-            Vec::new(),
+            rows(referential_constraints(ctx)),
         ),
+        // Quire has no stored routines, triggers or events: these are the tables that list
+        // them, with MySQL's columns and no rows.
         "VIEWS" => (
             def(
                 db,
@@ -1025,6 +1026,55 @@ fn key_column_usage(ctx: &Ctx) -> Vec<Vec<Value>> {
                 ]);
             }
         }
+        for fk in &def.foreign_keys {
+            for (i, (c, p)) in fk.columns.iter().zip(&fk.parent_columns).enumerate() {
+                out.push(vec![
+                    s("def"),
+                    s(&d),
+                    s(&fk.name),
+                    s("def"),
+                    s(&d),
+                    s(&def.name),
+                    s(c),
+                    Value::UInt(i as u64 + 1),
+                    Value::UInt(i as u64 + 1),
+                    s(&fk.parent_db),
+                    s(&fk.parent_table),
+                    s(p),
+                ]);
+            }
+        }
+    }
+    out
+}
+
+/// One row per foreign key. UNIQUE_CONSTRAINT_NAME is the parent index the key uses (NULL
+/// when the parent is missing, possible with `foreign_key_checks=0`).
+fn referential_constraints(ctx: &Ctx) -> Vec<Vec<Value>> {
+    let catalog = &ctx.server.storage.catalog;
+    let mut out = Vec::new();
+    for (d, t) in all_tables(ctx) {
+        for fk in &t.def.foreign_keys {
+            let parent_index = catalog
+                .table(&fk.parent_db, &fk.parent_table)
+                .and_then(|p| {
+                    let cols = p.def.column_positions(&fk.parent_columns)?;
+                    p.def.index_with_prefix(&cols).map(|i| i.name.clone())
+                });
+            out.push(vec![
+                s("def"),
+                s(&d),
+                s(&fk.name),
+                s("def"),
+                s(&fk.parent_db),
+                parent_index.as_deref().map(s).unwrap_or(Value::Null),
+                s("NONE"),
+                s(fk.on_update.sql()),
+                s(fk.on_delete.sql()),
+                s(t.name()),
+                s(&fk.parent_table),
+            ]);
+        }
     }
     out
 }
@@ -1045,6 +1095,17 @@ fn table_constraints(ctx: &Ctx) -> Vec<Vec<Value>> {
                 s(&d),
                 s(t.name()),
                 s(kind),
+                s("YES"),
+            ]);
+        }
+        for fk in &t.def.foreign_keys {
+            out.push(vec![
+                s("def"),
+                s(&d),
+                s(&fk.name),
+                s(&d),
+                s(t.name()),
+                s("FOREIGN KEY"),
                 s("YES"),
             ]);
         }

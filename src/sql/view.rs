@@ -255,6 +255,7 @@ pub fn as_table(ctx: &Ctx, v: &ViewDef) -> Result<Arc<crate::storage::table::Tab
         collation: super::types::Collation::DEFAULT,
         comment: "VIEW".to_string(),
         auto_increment_start: 1,
+        foreign_keys: Vec::new(),
     };
     Ok(Arc::new(crate::storage::table::Table::new(def)))
 }

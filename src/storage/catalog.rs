@@ -9,14 +9,31 @@
 //!
 //! Every change bumps [`Catalog::version`]; cached plans remember the version they were
 //! built against and are rebuilt when it moved.
+//!
+//! Foreign keys live on their child table's definition. The parent side — which keys
+//! reference a table — is derived here at every change ([`Catalog::referencing`]), so that a
+//! write to a table nobody references pays one atomic load ([`Catalog::has_foreign_keys`]).
 
 use super::schema::ViewDef;
 use super::table::Table;
 use crate::sql::types::{Charset, Collation};
 use parking_lot::RwLock;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A foreign key seen from its parent: the child table and the key's position in the
+/// child's `foreign_keys`.
+#[derive(Clone, Debug)]
+pub struct ChildRef {
+    pub db: String,
+    pub table: String,
+    pub fk: usize,
+}
+
+/// Parent database → parent table → the foreign keys that reference it (nested so that a
+/// lookup borrows the names).
+type Referencing = HashMap<String, HashMap<String, Arc<[ChildRef]>>>;
 
 pub struct Database {
     pub name: String,
@@ -59,6 +76,9 @@ impl Database {
 pub struct Catalog {
     dbs: RwLock<BTreeMap<String, Arc<Database>>>,
     version: AtomicU64,
+    /// Derived from the tables' foreign keys at every change (see the module doc).
+    referencing: RwLock<Arc<Referencing>>,
+    any_foreign_key: AtomicBool,
 }
 
 /// Databases that exist in every server and cannot be dropped (their tables are virtual).
@@ -76,6 +96,8 @@ impl Catalog {
         let c = Catalog {
             dbs: RwLock::new(BTreeMap::new()),
             version: AtomicU64::new(1),
+            referencing: RwLock::new(Arc::new(HashMap::new())),
+            any_foreign_key: AtomicBool::new(false),
         };
         for name in SYSTEM_DATABASES {
             c.dbs.write().insert(
@@ -95,6 +117,7 @@ impl Catalog {
     }
 
     fn bump(&self) {
+        self.derive_referencing();
         self.version.fetch_add(1, Ordering::AcqRel);
     }
 
@@ -102,6 +125,49 @@ impl Catalog {
     /// (its prepared statements must resolve names again).
     pub fn touch(&self) {
         self.bump();
+    }
+
+    /// Rebuild the parent-side map of foreign keys (called with no catalog lock held; a DDL
+    /// runs it once, over every table).
+    fn derive_referencing(&self) {
+        let mut lists: HashMap<(String, String), Vec<ChildRef>> = HashMap::new();
+        let dbs: Vec<Arc<Database>> = self.dbs.read().values().cloned().collect();
+        for d in dbs {
+            for t in d.tables.read().values() {
+                for (i, fk) in t.def.foreign_keys.iter().enumerate() {
+                    lists
+                        .entry((fk.parent_db.clone(), fk.parent_table.clone()))
+                        .or_default()
+                        .push(ChildRef {
+                            db: d.name.clone(),
+                            table: t.name().to_string(),
+                            fk: i,
+                        });
+                }
+            }
+        }
+        self.any_foreign_key
+            .store(!lists.is_empty(), Ordering::Release);
+        let mut map: Referencing = HashMap::new();
+        for ((db, table), refs) in lists {
+            map.entry(db).or_default().insert(table, refs.into());
+        }
+        *self.referencing.write() = Arc::new(map);
+    }
+
+    /// Does any table have a foreign key? (The cheap test before any per-row work.)
+    pub fn has_foreign_keys(&self) -> bool {
+        self.any_foreign_key.load(Ordering::Acquire)
+    }
+
+    /// The foreign keys that reference `db`.`table` (empty when none does).
+    pub fn referencing(&self, db: &str, table: &str) -> Arc<[ChildRef]> {
+        if self.has_foreign_keys()
+            && let Some(refs) = self.referencing.read().get(db).and_then(|m| m.get(table))
+        {
+            return refs.clone();
+        }
+        Arc::from(Vec::new())
     }
 
     pub fn database(&self, name: &str) -> Option<Arc<Database>> {

@@ -94,6 +94,46 @@ pub struct TableDef {
     pub comment: String,
     /// AUTO_INCREMENT=n table option (the first value handed out).
     pub auto_increment_start: u64,
+    /// Foreign keys of this table (the child side), in creation order. The parent side is
+    /// derived by the catalog ([`super::catalog::Catalog::referencing`]).
+    pub foreign_keys: Vec<ForeignKeyDef>,
+}
+
+/// What a foreign key does to the children when their parent row is deleted or its
+/// referenced columns change. SET DEFAULT is refused at definition time (as InnoDB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FkAction {
+    Restrict,
+    NoAction,
+    Cascade,
+    SetNull,
+}
+
+impl FkAction {
+    /// As `information_schema.REFERENTIAL_CONSTRAINTS` and SHOW CREATE TABLE spell it.
+    pub fn sql(self) -> &'static str {
+        match self {
+            FkAction::Restrict => "RESTRICT",
+            FkAction::NoAction => "NO ACTION",
+            FkAction::Cascade => "CASCADE",
+            FkAction::SetNull => "SET NULL",
+        }
+    }
+}
+
+/// A FOREIGN KEY constraint, kept on the child table. Columns are named, not numbered: the
+/// parent is another table that may change (or, with `foreign_key_checks=0`, not exist),
+/// and names survive the child's own column moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKeyDef {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub parent_db: String,
+    pub parent_table: String,
+    pub parent_columns: Vec<String>,
+    /// NO ACTION when not written (as MySQL 8.0 records it; it behaves as RESTRICT).
+    pub on_delete: FkAction,
+    pub on_update: FkAction,
 }
 
 impl TableDef {
@@ -115,6 +155,23 @@ impl TableDef {
     pub fn index_by_name(&self, name: &str) -> Option<&IndexDef> {
         self.all_indexes()
             .find(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The first index (primary first) whose leading columns are `cols`, in that order and
+    /// without prefix parts: the one a foreign key uses to find rows.
+    pub fn index_with_prefix(&self, cols: &[usize]) -> Option<&IndexDef> {
+        self.all_indexes().find(|i| {
+            i.columns.len() >= cols.len()
+                && i.columns
+                    .iter()
+                    .zip(cols)
+                    .all(|(c, want)| c.col == *want && c.prefix.is_none())
+        })
+    }
+
+    /// Positions of the named columns (`None` if one is missing).
+    pub fn column_positions(&self, names: &[String]) -> Option<Vec<usize>> {
+        names.iter().map(|n| self.column_index(n)).collect()
     }
 
     /// Is column `col` the first column of some index, or part of the primary key?

@@ -60,6 +60,7 @@ fn table(unique_k: bool) -> Arc<Table> {
         collation: crate::sql::types::Collation::DEFAULT,
         comment: String::new(),
         auto_increment_start: 1,
+        foreign_keys: Vec::new(),
     };
     Arc::new(Table::new(def))
 }

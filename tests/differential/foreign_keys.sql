@@ -7,7 +7,6 @@ CREATE TABLE customer (
   id INT PRIMARY KEY,
   name VARCHAR(20) NOT NULL
 );
--- todo: differs
 CREATE TABLE orders (
   id INT PRIMARY KEY,
   customer_id INT NOT NULL,
@@ -16,7 +15,6 @@ CREATE TABLE orders (
   CONSTRAINT fk_orders_customer FOREIGN KEY (customer_id) REFERENCES customer (id)
     ON DELETE CASCADE ON UPDATE CASCADE
 );
--- todo: differs
 CREATE TABLE order_item (
   order_id INT NOT NULL,
   line INT NOT NULL,
@@ -24,7 +22,6 @@ CREATE TABLE order_item (
   PRIMARY KEY (order_id, line),
   CONSTRAINT fk_item_order FOREIGN KEY (order_id) REFERENCES orders (id) ON DELETE CASCADE
 );
--- todo: differs
 CREATE TABLE customer_note (
   id INT PRIMARY KEY,
   customer_id INT,
@@ -33,7 +30,6 @@ CREATE TABLE customer_note (
   CONSTRAINT fk_note_customer FOREIGN KEY (customer_id) REFERENCES customer (id)
     ON DELETE SET NULL ON UPDATE SET NULL
 );
--- todo: differs
 CREATE TABLE payment (
   id INT PRIMARY KEY,
   customer_id INT,
@@ -41,7 +37,6 @@ CREATE TABLE payment (
   KEY idx_payment_customer (customer_id),
   CONSTRAINT fk_payment_customer FOREIGN KEY (customer_id) REFERENCES customer (id)
 );
--- todo: differs
 CREATE TABLE refund (
   id INT PRIMARY KEY,
   payment_id INT,
@@ -56,77 +51,52 @@ INSERT INTO payment VALUES (200, 2, 7.25), (201, 3, 50.00), (202, NULL, 1.00);
 INSERT INTO refund VALUES (300, 201);
 
 -- information_schema rows for the foreign keys
--- todo: differs
 SELECT CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, POSITION_IN_UNIQUE_CONSTRAINT, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
   FROM information_schema.KEY_COLUMN_USAGE
   WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL;
--- todo: differs
 SELECT CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION
   FROM information_schema.KEY_COLUMN_USAGE
   WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'order_item';
--- todo: differs
 SELECT CONSTRAINT_NAME, TABLE_NAME, REFERENCED_TABLE_NAME, UPDATE_RULE, DELETE_RULE
   FROM information_schema.REFERENTIAL_CONSTRAINTS
   WHERE CONSTRAINT_SCHEMA = DATABASE() AND CONSTRAINT_NAME IN ('fk_orders_customer', 'fk_note_customer', 'fk_refund_payment');
--- todo: differs
 SELECT CONSTRAINT_NAME, TABLE_NAME, REFERENCED_TABLE_NAME
   FROM information_schema.REFERENTIAL_CONSTRAINTS
   WHERE CONSTRAINT_SCHEMA = DATABASE();
--- todo: differs
 SELECT CONSTRAINT_NAME, TABLE_NAME, CONSTRAINT_TYPE
   FROM information_schema.TABLE_CONSTRAINTS
   WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN ('orders', 'order_item');
 
 -- inserts and updates of children violating the constraint
--- todo: differs
 INSERT INTO orders VALUES (14, 9, 1.00);
--- todo: differs
 INSERT INTO order_item VALUES (99, 1, 'X');
--- todo: differs
 UPDATE orders SET customer_id = 9 WHERE id = 10;
--- todo: differs
 INSERT INTO payment VALUES (203, 9, 2.00);
--- todo: differs
 INSERT INTO payment VALUES (203, NULL, 2.00);
--- todo: differs
 INSERT INTO orders VALUES (14, 4, 1.00), (15, 9, 1.00);
--- todo: differs
 SELECT id FROM orders WHERE id >= 14;
--- todo: differs
 INSERT IGNORE INTO orders VALUES (15, 9, 1.00), (16, 4, 3.00);
--- todo: differs
 SELECT id, customer_id FROM orders WHERE id >= 14;
 
 -- deleting or updating a referenced parent (RESTRICT / default)
--- todo: differs
 DELETE FROM customer WHERE id = 2;
--- todo: differs
 DELETE FROM payment WHERE id = 201;
--- todo: differs
 UPDATE payment SET id = 299 WHERE id = 201;
--- todo: differs
 UPDATE customer SET id = 22 WHERE id = 2;
--- todo: differs
 DELETE IGNORE FROM customer WHERE id = 2;
--- todo: differs
 SELECT COUNT(*) FROM customer;
 -- deleting a parent row nobody references works
 DELETE FROM payment WHERE id = 202;
 
 -- ON DELETE CASCADE, two levels deep; ON DELETE SET NULL
 DELETE FROM customer WHERE id = 1;
--- todo: differs
 SELECT * FROM orders;
--- todo: differs
 SELECT * FROM order_item;
--- todo: differs
 SELECT * FROM customer_note;
 
 -- ON UPDATE CASCADE and ON UPDATE SET NULL
 UPDATE customer SET id = 40 WHERE id = 4;
--- todo: differs
 SELECT * FROM orders WHERE id >= 14;
--- todo: differs
 SELECT * FROM customer_note WHERE id = 103;
 UPDATE customer SET name = 'Cyd' WHERE id = 3;
 SELECT customer_id FROM orders WHERE id = 13;
@@ -134,18 +104,15 @@ SELECT customer_id FROM orders WHERE id = 13;
 -- deleting the children first, then their parent
 DELETE FROM order_item WHERE order_id = 13;
 DELETE FROM orders WHERE id = 13;
--- todo: differs
 SELECT * FROM order_item;
 
 -- TRUNCATE of a referenced table is refused
--- todo: differs
 TRUNCATE TABLE customer;
 TRUNCATE TABLE order_item;
 SELECT COUNT(*) FROM order_item;
 
 -- composite foreign key
 CREATE TABLE region (country CHAR(2) NOT NULL, code VARCHAR(5) NOT NULL, label VARCHAR(20), PRIMARY KEY (country, code));
--- todo: differs
 CREATE TABLE store (
   id INT PRIMARY KEY,
   country CHAR(2),
@@ -155,18 +122,14 @@ CREATE TABLE store (
 );
 INSERT INTO region VALUES ('FR', 'IDF', 'Ile-de-France'), ('FR', 'BRE', 'Bretagne'), ('DE', 'BY', 'Bayern');
 INSERT INTO store VALUES (1, 'FR', 'IDF'), (2, 'FR', 'BRE'), (3, 'DE', 'BY'), (4, NULL, NULL), (5, 'DE', NULL);
--- todo: differs
 INSERT INTO store VALUES (6, 'DE', 'IDF');
--- todo: differs
 SELECT CONSTRAINT_NAME, COLUMN_NAME, ORDINAL_POSITION, POSITION_IN_UNIQUE_CONSTRAINT, REFERENCED_COLUMN_NAME
   FROM information_schema.KEY_COLUMN_USAGE
   WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'store' AND REFERENCED_TABLE_NAME IS NOT NULL;
 DELETE FROM region WHERE country = 'FR' AND code = 'IDF';
--- todo: differs
 SELECT * FROM store;
 
 -- a self-referencing foreign key
--- todo: differs
 CREATE TABLE employee (
   id INT PRIMARY KEY,
   name VARCHAR(20),
@@ -176,10 +139,8 @@ CREATE TABLE employee (
 );
 INSERT INTO employee VALUES (1, 'boss', NULL);
 INSERT INTO employee VALUES (2, 'mid', 1), (3, 'low', 2), (4, 'other', 1);
--- todo: differs
 INSERT INTO employee VALUES (5, 'nobody', 50);
 DELETE FROM employee WHERE id = 2;
--- todo: differs
 SELECT * FROM employee;
 
 -- FOREIGN_KEY_CHECKS = 0 accepts violating rows; = 1 checks again
@@ -187,51 +148,36 @@ SET FOREIGN_KEY_CHECKS = 0;
 SELECT @@foreign_key_checks;
 INSERT INTO payment VALUES (210, 77, 3.00);
 INSERT INTO orders VALUES (20, 88, 1.00);
--- todo: differs
 DELETE FROM payment WHERE id = 201;
 SELECT * FROM refund;
 SET FOREIGN_KEY_CHECKS = 1;
 SELECT @@foreign_key_checks;
--- todo: differs
 INSERT INTO payment VALUES (211, 77, 3.00);
--- todo: differs
 SELECT id, customer_id FROM payment;
 UPDATE payment SET amount = 4.00 WHERE id = 210;
--- todo: differs
 UPDATE payment SET customer_id = 78 WHERE id = 210;
 
 -- ALTER TABLE ... ADD CONSTRAINT ... FOREIGN KEY, DROP FOREIGN KEY
 CREATE TABLE invoice (id INT PRIMARY KEY, customer_id INT, KEY idx_invoice_customer (customer_id));
 INSERT INTO invoice VALUES (1, 2), (2, 3), (3, 99);
--- todo: differs
 ALTER TABLE invoice ADD CONSTRAINT fk_invoice_customer FOREIGN KEY (customer_id) REFERENCES customer (id);
 DELETE FROM invoice WHERE id = 3;
--- todo: differs
 ALTER TABLE invoice ADD CONSTRAINT fk_invoice_customer FOREIGN KEY (customer_id) REFERENCES customer (id);
--- todo: differs
 INSERT INTO invoice VALUES (4, 99);
--- todo: differs
 SELECT CONSTRAINT_NAME, REFERENCED_TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS
   WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'invoice';
--- todo: differs
 DROP INDEX idx_invoice_customer ON invoice;
--- todo: differs
 ALTER TABLE invoice DROP FOREIGN KEY fk_invoice_customer;
--- todo: differs
 ALTER TABLE invoice DROP FOREIGN KEY fk_invoice_customer;
--- todo: differs
 INSERT INTO invoice VALUES (4, 99);
 SELECT * FROM invoice;
--- todo: differs
 SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'invoice';
 SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'invoice';
 
 -- dropping the child first, then the parent, works
 DROP TABLE refund;
 DELETE FROM payment WHERE id = 210;
--- todo: differs
 SELECT id FROM payment;
 DROP TABLE store;
 DROP TABLE region;
--- todo: differs
 SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE();

@@ -221,6 +221,7 @@ pub(super) async fn copy_rows(
     table: &Arc<Table>,
     def: TableDef,
     sources: Sources,
+    force_copy: bool,
 ) -> Result<Outcome> {
     let old_cols = &table.def.columns;
     // Per new column: fill from, and the definition to convert to when it changed.
@@ -242,8 +243,11 @@ pub(super) async fn copy_rows(
         _ => false,
     });
     // MySQL alters a temporary table by copying it, always (`is_inplace_alter_impossible`).
-    let copies =
-        table.temporary || type_changed || (table.def.primary.is_some() && def.primary.is_none());
+    // `force_copy`: a checked new foreign key (MySQL's COPY algorithm).
+    let copies = force_copy
+        || table.temporary
+        || type_changed
+        || (table.def.primary.is_some() && def.primary.is_none());
     let strict = ctx.strict();
     let mut diag = Diagnostics::default();
     let mut row_no = 0u64;
