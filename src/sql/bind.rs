@@ -914,6 +914,19 @@ impl<'a> Binder<'a> {
                         format!("Unknown collation: '{name}'"),
                     )
                 })?;
+                if x.ty.is_string()
+                    && !x.ty.collation().is_binary()
+                    && x.ty.collation().charset() != c.charset()
+                {
+                    return Err(MyError::new(
+                        code::ER_COLLATION_CHARSET_MISMATCH,
+                        format!(
+                            "COLLATION '{}' is not valid for CHARACTER SET '{}'",
+                            c.name(),
+                            x.ty.collation().charset().name()
+                        ),
+                    ));
+                }
                 let ty = match x.ty {
                     SqlType::Char { len, .. } => SqlType::Char { len, collation: c },
                     SqlType::VarChar { len, .. } => SqlType::VarChar { len, collation: c },

@@ -250,6 +250,10 @@ impl<'a> Binder<'a> {
                 nullable,
             )
         };
+        if let Some(c) = cmp_op(op) {
+            comparison_collation(&l, &r, &op.to_string())?;
+            return Ok(cmp(c, l, r));
+        }
         Ok(match op {
             B::Eq => cmp(CmpOp::Eq, l, r),
             B::NotEq => cmp(CmpOp::Ne, l, r),
@@ -431,6 +435,10 @@ impl<'a> Binder<'a> {
         }
         if let Some(agg) = agg_func(&name) {
             return self.aggregate(agg, &name, &args, distinct, star, clauses);
+        }
+        if let ("collation" | "charset" | "coercibility", [a]) = (name.as_str(), args.as_slice()) {
+            let t = self.bind(a)?;
+            return Ok(collation_info(&name, &t));
         }
         if let Some(c) = clauses.first() {
             return Err(MyError::parse(&c.to_string(), 1));
@@ -776,4 +784,27 @@ fn group_concat_clauses(
         }
     }
     Ok((separator, order))
+}
+
+/// `COLLATION(x)`, `CHARSET(x)`, `COERCIBILITY(x)`: what the binder knows of `x`'s string
+/// type, as a constant (non-strings are `binary`, coercibility 5; NULL is 6).
+fn collation_info(name: &str, t: &Typed) -> Typed {
+    let coll = if t.ty.is_string() {
+        t.ty.collation()
+    } else {
+        Collation::Binary
+    };
+    let (v, ty) = match name {
+        "collation" => (Value::str(coll.name()), SqlType::varchar(64)),
+        "charset" => (Value::str(coll.charset().name()), SqlType::varchar(64)),
+        _ => {
+            let d = match t.ty {
+                SqlType::Null => 6,
+                _ if !t.ty.is_string() => 5,
+                _ => t.derivation,
+            };
+            (Value::Int(i64::from(d)), SqlType::BIGINT)
+        }
+    };
+    Typed::new(Expr::Const(v), ty, false)
 }

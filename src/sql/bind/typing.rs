@@ -167,8 +167,53 @@ pub(super) fn decode_hex(h: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The collation a comparison of these two types uses: a binary string wins, then a column
-/// collation, then the connection default.
+/// MySQL's name of a collation derivation (error 1267's message).
+fn derivation_name(d: u8) -> &'static str {
+    match d {
+        0 => "EXPLICIT",
+        1 => "NONE",
+        2 => "IMPLICIT",
+        3 => "SYSCONST",
+        4 => "COERCIBLE",
+        5 => "NUMERIC",
+        _ => "IGNORABLE",
+    }
+}
+
+/// Checks that two strings compared by `op` have a collation to compare with, as MySQL's
+/// collation aggregation does: of equal derivation, two different collations of one
+/// character set agree only when one is that set's `_bin` (which [`pick_collation`] then
+/// takes); otherwise error 1267.
+pub fn comparison_collation(a: &Typed, b: &Typed, op: &str) -> Result<()> {
+    if !(a.ty.is_string() && b.ty.is_string()) || a.derivation != b.derivation {
+        return Ok(());
+    }
+    let (x, y) = (a.ty.collation(), b.ty.collation());
+    if x == y
+        || x.is_binary()
+        || y.is_binary()
+        || x.charset() != y.charset()
+        || x.name().ends_with("_bin")
+        || y.name().ends_with("_bin")
+        || a.derivation >= 4
+    {
+        return Ok(());
+    }
+    Err(MyError::new(
+        code::ER_CANT_AGGREGATE_2COLLATIONS,
+        format!(
+            "Illegal mix of collations ({},{}) and ({},{}) for operation '{op}'",
+            x.name(),
+            derivation_name(a.derivation),
+            y.name(),
+            derivation_name(b.derivation)
+        ),
+    ))
+}
+
+/// The collation a comparison of these two types uses: a binary string wins, then the one
+/// with the stronger derivation (explicit COLLATE, then a column), then, between equals of
+/// one character set, its `_bin` collation, then the first.
 pub fn pick_collation(a: &Typed, b: &Typed) -> Collation {
     let ca = a.ty.is_string().then(|| (a.ty.collation(), a.derivation));
     let cb = b.ty.is_string().then(|| (b.ty.collation(), b.derivation));
@@ -180,6 +225,8 @@ pub fn pick_collation(a: &Typed, b: &Typed) -> Collation {
                 y
             } else if x == Collation::Binary || y == Collation::Binary {
                 Collation::Binary
+            } else if x.charset() == y.charset() && y.name().ends_with("_bin") {
+                y
             } else {
                 x
             }
