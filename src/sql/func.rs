@@ -61,9 +61,10 @@ pub enum Func {
     Builtin(BuiltinRef),
 }
 
-/// A library function, compared by identity.
+/// A library function, compared by identity, with the collation its string comparisons
+/// use (bound from its arguments).
 #[derive(Clone, Copy)]
-pub struct BuiltinRef(pub &'static Builtin);
+pub struct BuiltinRef(pub &'static Builtin, pub Collation);
 
 impl PartialEq for BuiltinRef {
     fn eq(&self, other: &Self) -> bool {
@@ -96,7 +97,10 @@ impl Func {
             "row_count" => Func::RowCount,
             "sleep" => Func::Sleep,
             "values" => Func::Values,
-            other => return builtins::lookup(other).map(|b| Func::Builtin(BuiltinRef(b))),
+            other => {
+                return builtins::lookup(other)
+                    .map(|b| Func::Builtin(BuiltinRef(b, Collation::DEFAULT)));
+            }
         })
     }
 
@@ -194,7 +198,13 @@ fn chars(b: &[u8]) -> Vec<&str> {
 }
 
 /// Call a library function: evaluate the arguments, then hand the values over.
-fn call_builtin(b: &Builtin, args: &[Expr], rows: &[Row], env: &mut Env) -> Result<Value> {
+fn call_builtin(
+    b: &Builtin,
+    coll: Collation,
+    args: &[Expr],
+    rows: &[Row],
+    env: &mut Env,
+) -> Result<Value> {
     let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(args.len());
     for a in args {
         vals.push(a.eval(rows, env)?);
@@ -206,6 +216,7 @@ fn call_builtin(b: &Builtin, args: &[Expr], rows: &[Row], env: &mut Env) -> Resu
         tz_offset_s: ctx.tz_offset_s,
         div_precision_increment: ctx.div_precision_increment,
         diag: &mut ctx.diag,
+        coll,
     };
     (b.eval)(&vals, &mut fcx)
 }
@@ -292,7 +303,7 @@ pub fn call(f: Func, args: &[Expr], rows: &[Row], env: &mut Env) -> Result<Value
         }
         Cast(to) => cast(arg(args, 0, rows, env)?, to, env)?,
         TemporalText(fsp) => temporal_text(arg(args, 0, rows, env)?, fsp),
-        Builtin(b) => call_builtin(b.0, args, rows, env)?,
+        Builtin(b) => call_builtin(b.0, b.1, args, rows, env)?,
         TrimWith(mode) => {
             let s = arg(args, 0, rows, env)?;
             let r = arg(args, 1, rows, env)?;

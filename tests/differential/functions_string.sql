@@ -46,7 +46,6 @@ SELECT id, REPLACE(s, 'l', 'L') AS r FROM fs ORDER BY id;
 
 -- LOCATE, INSTR, POSITION
 SELECT LOCATE('bar', 'foobarbar') AS a, LOCATE('bar', 'foobarbar', 5) AS b, LOCATE('xbar', 'foobar') AS c, LOCATE('BAR', 'foobar') AS d, LOCATE('', 'abc') AS e, LOCATE('b', NULL) AS f;
--- todo: differs
 SELECT INSTR('foobarbar', 'bar') AS a, INSTR('abc', 'd') AS b, POSITION('bar' IN 'foobarbar') AS c, POSITION('ö' IN 'héllo wörld') AS d, LOCATE('l', 'héllo', 4) AS e;
 SELECT id, LOCATE('l', s) AS a, INSTR(s, 'o') AS b, POSITION(t IN s) AS c FROM fs ORDER BY id;
 

@@ -311,6 +311,22 @@ impl<'a> Binder<'a> {
                 ),
             ));
         }
+        // A string function compares in its string arguments' collation (MySQL's
+        // aggregation, as for a comparison).
+        let f = match f {
+            Func::Builtin(b) if f.reads_text() => {
+                let coll = args
+                    .iter()
+                    .filter(|a| a.ty.is_string())
+                    .fold(None::<&Typed>, |acc, a| match acc {
+                        Some(x) if pick_collation(x, a) == x.ty.collation() => Some(x),
+                        _ => Some(a),
+                    })
+                    .map_or(Collation::DEFAULT, |a| a.ty.collation());
+                Func::Builtin(crate::sql::func::BuiltinRef(b.0, coll))
+            }
+            other => other,
+        };
         let mut args: Vec<Typed> = if f.reads_text() {
             args.into_iter().map(temporal_text).collect()
         } else {

@@ -117,6 +117,9 @@ pub struct FnCtx<'a> {
     pub div_precision_increment: u32,
     /// Warnings (MySQL's, e.g. 1292 for bad dates).
     pub diag: &'a mut Diagnostics,
+    /// The collation string comparisons inside the call use (its string arguments'
+    /// aggregate: `STRCMP`, `LOCATE`, `FIELD`, …).
+    pub coll: crate::sql::types::Collation,
 }
 
 /// Evaluates a call: argument values in, value out.

@@ -134,7 +134,14 @@ fn empty() -> Value {
 /// 0-based character position. As MySQL's `my_instr_mb`, each candidate is the run of
 /// *bytes* as long as the needle starting at a character boundary, so `'e'` matches `'E'`
 /// but not `'é'` (a different byte length).
-fn find_ci(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+fn find_ci(hay: &[u8], needle: &[u8], from: usize, coll: Collation) -> Option<usize> {
+    if coll.is_binary() || coll.name().ends_with("_bin") {
+        // Exact: the byte offset found, as a character position.
+        let hb = boundaries(hay);
+        let start = *hb.get(from)?;
+        let at = find_bytes(hay, needle, start)?;
+        return hb.iter().position(|&b| b == at);
+    }
     if hay.is_ascii() && needle.is_ascii() {
         let h = hay.to_ascii_lowercase();
         let n = needle.to_ascii_lowercase();
@@ -152,9 +159,14 @@ fn find_ci(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() {
         return (from <= chars).then_some(from);
     }
+    // MySQL compares windows of the needle's byte length without PAD SPACE: 'o ' is not
+    // 'ö' (same weight, but one character more).
+    let needle_chars = collation::char_len(needle);
     (from..chars).find(|&i| {
-        hay.get(hb[i]..hb[i] + needle.len())
-            .is_some_and(|w| collation::eq(w, needle, Collation::Utf8mb4GeneralCi))
+        hay.get(hb[i]..hb[i] + needle.len()).is_some_and(|w| {
+            collation::char_len(w) == needle_chars
+                && collation::eq(w, needle, Collation::Utf8mb4GeneralCi)
+        })
     })
 }
 
@@ -485,7 +497,7 @@ fn replace(args: &[Value], ctx: &mut FnCtx) -> R {
 // ---------------------------------------------------------------------------------------
 // Searching.
 
-fn locate_impl(needle: &[u8], hay: &[u8], start: Option<i64>) -> Value {
+fn locate_impl(needle: &[u8], hay: &[u8], start: Option<i64>, coll: Collation) -> Value {
     let from = match start {
         None => 0,
         Some(p) => {
@@ -496,7 +508,7 @@ fn locate_impl(needle: &[u8], hay: &[u8], start: Option<i64>) -> Value {
             }
         }
     };
-    Value::Int(find_ci(hay, needle, from).map_or(0, |p| p as i64 + 1))
+    Value::Int(find_ci(hay, needle, from, coll).map_or(0, |p| p as i64 + 1))
 }
 
 fn locate(args: &[Value], ctx: &mut FnCtx) -> R {
@@ -511,14 +523,14 @@ fn locate(args: &[Value], ctx: &mut FnCtx) -> R {
     } else {
         None
     };
-    Ok(locate_impl(&needle, &hay, start))
+    Ok(locate_impl(&needle, &hay, start, ctx.coll))
 }
 
-fn instr(args: &[Value], _: &mut FnCtx) -> R {
+fn instr(args: &[Value], ctx: &mut FnCtx) -> R {
     let (Some(hay), Some(needle)) = (str_arg(args, 0), str_arg(args, 1)) else {
         return Ok(Value::Null);
     };
-    Ok(locate_impl(&needle, &hay, None))
+    Ok(locate_impl(&needle, &hay, None, ctx.coll))
 }
 
 fn field(args: &[Value], ctx: &mut FnCtx) -> R {
@@ -542,11 +554,7 @@ fn field(args: &[Value], ctx: &mut FnCtx) -> R {
             continue;
         }
         let equal = if all_strings {
-            collation::eq(
-                &convert::to_bytes(first),
-                &convert::to_bytes(v),
-                Collation::Utf8mb4GeneralCi,
-            )
+            collation::eq(&convert::to_bytes(first), &convert::to_bytes(v), ctx.coll)
         } else if all_ints {
             crate::sql::compare::compare(first, v, Collation::DEFAULT) == Some(Ordering::Equal)
         } else {
@@ -585,17 +593,15 @@ fn elt(args: &[Value], ctx: &mut FnCtx) -> R {
     Ok(str_arg(args, n as usize).map_or(Value::Null, |s| bytes_value(&s)))
 }
 
-fn strcmp(args: &[Value], _: &mut FnCtx) -> R {
+fn strcmp(args: &[Value], ctx: &mut FnCtx) -> R {
     let (Some(a), Some(b)) = (str_arg(args, 0), str_arg(args, 1)) else {
         return Ok(Value::Null);
     };
-    Ok(Value::Int(
-        match collation::cmp(&a, &b, Collation::Utf8mb4GeneralCi) {
-            Ordering::Less => -1,
-            Ordering::Equal => 0,
-            Ordering::Greater => 1,
-        },
-    ))
+    Ok(Value::Int(match collation::cmp(&a, &b, ctx.coll) {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    }))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -74,6 +74,7 @@ fn call(name: &str, args: &[Value]) -> (Result<Value, MyError>, Diagnostics) {
     b.check_arity(args.len()).expect("arity");
     let mut diag = Diagnostics::default();
     let mut ctx = FnCtx {
+        coll: crate::sql::types::Collation::DEFAULT,
         now_local: temporal::datetime_from_unix_micros(NOW_MICROS, 0).expect("now"),
         now_unix_micros: NOW_MICROS,
         tz_offset_s: 0,
@@ -751,6 +752,7 @@ fn time_zones() {
     // FROM_UNIXTIME and UNIX_TIMESTAMP read the session offset.
     let mut diag = Diagnostics::default();
     let mut ctx = FnCtx {
+        coll: crate::sql::types::Collation::DEFAULT,
         now_local: DateTime::ZERO,
         now_unix_micros: 0,
         tz_offset_s: 3600,
@@ -987,6 +989,7 @@ fn no_function_panics_on_hostile_arguments() {
                 let _ = b.result_type(&arg_types, &[]);
                 let mut diag = Diagnostics::default();
                 let mut ctx = FnCtx {
+                    coll: crate::sql::types::Collation::DEFAULT,
                     now_local: temporal::datetime_from_unix_micros(NOW_MICROS, 0).expect("now"),
                     now_unix_micros: NOW_MICROS,
                     tz_offset_s: (rng.next() % 100_000) as i32 - 50_000,
