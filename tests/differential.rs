@@ -9,16 +9,10 @@
 
 mod common;
 
+use common::compare::*;
 use common::*;
-use mysql::prelude::*;
-use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// MySQL 8.0's default sql_mode, set on both servers (MariaDB's default differs).
-const SQL_MODE: &str = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,\
-                        ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
 
 /// Most `-- allow:` markers the corpus may hold (issue 6's acceptance).
 const MAX_ALLOWED: usize = 20;
@@ -88,163 +82,6 @@ fn parse(text: &str) -> Vec<Stmt> {
         "a statement at the end does not end with `;`: {buf}"
     );
     out
-}
-
-/// Does the outermost query end in ORDER BY (rows compared in order), or not (as multisets)?
-fn ordered(sql: &str) -> bool {
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut top = String::with_capacity(sql.len());
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        if let Some(q) = quote {
-            if c == '\\' && q != '`' {
-                chars.next();
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '\'' | '"' | '`' => quote = Some(c),
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            _ if depth == 0 => top.push(c.to_ascii_uppercase()),
-            _ => top.push(' '),
-        }
-    }
-    let words: Vec<&str> = top.split_whitespace().collect();
-    words.windows(2).any(|w| w == ["ORDER", "BY"])
-}
-
-/// A result set: column names and rows, values as text.
-type ResultSet = (Vec<String>, Vec<Vec<String>>);
-
-/// What one statement did on one server, in comparable form.
-#[derive(PartialEq, Eq, Debug, Clone)]
-enum Outcome {
-    Error(u16),
-    Done {
-        sets: Vec<ResultSet>,
-        affected: u64,
-        warnings: Vec<(String, u16)>,
-    },
-    /// The connection broke (the statement may or may not have run).
-    Lost(String),
-}
-
-fn text(v: &mysql::Value) -> String {
-    match v {
-        mysql::Value::NULL => "NULL".to_string(),
-        mysql::Value::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(s) => s.to_string(),
-            Err(_) => format!(
-                "0x{}",
-                b.iter().map(|x| format!("{x:02X}")).collect::<String>()
-            ),
-        },
-        other => other.as_sql(true),
-    }
-}
-
-fn run(conn: &mut mysql::Conn, sql: &str) -> Outcome {
-    let result = (|| -> mysql::Result<Vec<ResultSet>> {
-        let mut sets = Vec::new();
-        let mut res = conn.query_iter(sql)?;
-        while let Some(set) = res.iter() {
-            let cols: Vec<String> = set
-                .columns()
-                .as_ref()
-                .iter()
-                .map(|c| c.name_str().into_owned())
-                .collect();
-            let mut rows = Vec::new();
-            for row in set {
-                let row = row?;
-                rows.push((0..row.len()).map(|i| text(&row[i])).collect());
-            }
-            if !cols.is_empty() {
-                sets.push((cols, rows));
-            }
-        }
-        Ok(sets)
-    })();
-    match result {
-        Ok(mut sets) => {
-            if !ordered(sql) {
-                for (_, rows) in &mut sets {
-                    rows.sort();
-                }
-            }
-            let affected = conn.affected_rows();
-            let warnings = if conn.warnings() > 0 {
-                conn.query::<(String, u16, String), _>("SHOW WARNINGS")
-                    .map(|w| w.into_iter().map(|(l, c, _)| (l, c)).collect())
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            Outcome::Done {
-                sets,
-                affected,
-                warnings,
-            }
-        }
-        Err(mysql::Error::MySqlError(e)) => Outcome::Error(e.code),
-        Err(e) => Outcome::Lost(e.to_string()),
-    }
-}
-
-fn describe(o: &Outcome) -> String {
-    const MAX: usize = 12;
-    match o {
-        Outcome::Error(n) => format!("ERROR {n}"),
-        Outcome::Lost(e) => format!("connection lost: {e}"),
-        Outcome::Done {
-            sets,
-            affected,
-            warnings,
-        } => {
-            let mut s = String::new();
-            for (cols, rows) in sets {
-                let _ = writeln!(s, "    [{}]", cols.join(" | "));
-                for r in rows.iter().take(MAX) {
-                    let _ = writeln!(s, "    {}", r.join(" | "));
-                }
-                if rows.len() > MAX {
-                    let _ = writeln!(s, "    … {} rows in all", rows.len());
-                }
-            }
-            if sets.is_empty() {
-                let _ = writeln!(s, "    affected rows: {affected}");
-            }
-            if !warnings.is_empty() {
-                let _ = writeln!(s, "    warnings: {warnings:?}");
-            }
-            s.trim_end().to_string()
-        }
-    }
-}
-
-/// A session on `server` for corpus file `db`, as the README says.
-fn session(server: &TestServer, db: &str) -> mysql::Conn {
-    let opts = server
-        .opts()
-        .user(Some("sb"))
-        .pass(Some("sb"))
-        .db_name(Some(db))
-        .read_timeout(Some(Duration::from_secs(60)))
-        .init(vec![format!(
-            "SET sql_mode = '{SQL_MODE}', time_zone = '+00:00'"
-        )]);
-    mysql::Conn::new(opts).unwrap_or_else(|e| panic!("connect to {}{db}: {e}", server.url()))
-}
-
-fn prepare(server: &TestServer, db: &str) {
-    let mut c = server.mysql_conn();
-    c.query_drop(format!("DROP DATABASE IF EXISTS {db}"))
-        .unwrap();
-    c.query_drop(format!("CREATE DATABASE {db}")).unwrap();
 }
 
 fn corpus() -> Vec<PathBuf> {
@@ -318,10 +155,10 @@ fn run_file(
     let text = fs::read_to_string(path).unwrap();
     let stmts = parse(&text);
     let db = format!("d_{name}");
-    prepare(quire, &db);
-    prepare(maria, &db);
-    let mut q = session(quire, &db);
-    let mut m = session(maria, &db);
+    fresh_database(quire, &db);
+    fresh_database(maria, &db);
+    let mut q = compare_session(quire, &db);
+    let mut m = compare_session(maria, &db);
     let mut differs = Vec::with_capacity(stmts.len());
     let show_todo = std::env::var_os("QUIRE_DIFF_SHOW").is_some();
     for s in &stmts {
@@ -334,7 +171,7 @@ fn run_file(
                 s.first_line + 1,
                 s.sql
             ));
-            q = session(quire, &db);
+            q = compare_session(quire, &db);
         }
         if let Outcome::Lost(e) = &want {
             panic!(
@@ -395,15 +232,8 @@ fn corpus_matches_mariadb() {
     }
     let mut quire = TestServer::start();
     let maria = TestServer::start_mariadb(&[]);
-    for server in [&quire, &maria] {
-        let mut c = server.mysql_conn();
-        for sql in [
-            "CREATE USER IF NOT EXISTS 'sb'@'%' IDENTIFIED BY 'sb'",
-            "GRANT ALL ON *.* TO 'sb'@'%'",
-        ] {
-            c.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
-        }
-    }
+    create_compare_user(&quire);
+    create_compare_user(&maria);
     let mark = std::env::var_os("QUIRE_DIFF_MARK").is_some();
     let mut tally = Tally {
         statements: 0,

@@ -666,7 +666,7 @@ impl<'a> Planner<'a> {
             for o in exprs {
                 let desc = o.options.sort == Some(ast::OrderBySort::Desc);
                 let (expr, ty) = match &o.expr {
-                    ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                    ast::Expr::Value(v) if is_position(&v.value) => {
                         let ast::Value::Number(n, _) = &v.value else {
                             unreachable!("matched above")
                         };
@@ -1118,7 +1118,7 @@ impl<'a> Planner<'a> {
                         // Positional: ORDER BY 2
                         let t = match &o.expr {
                             ast::Expr::Value(v) => match &v.value {
-                                ast::Value::Number(n, _) => {
+                                ast::Value::Number(n, _) if is_position(&v.value) => {
                                     let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
                                     if pos == 0 || pos > project.len() {
                                         return Err(MyError::bad_field(n, "order clause"));
@@ -1325,6 +1325,7 @@ impl<'a> Planner<'a> {
     fn resolve_group_item(&self, g: &ast::Expr, sel: &ast::Select) -> Result<ast::Expr> {
         if let ast::Expr::Value(v) = g
             && let ast::Value::Number(n, _) = &v.value
+            && is_position(&v.value)
         {
             let pos: usize = n.parse().map_err(|_| MyError::parse(n, 1))?;
             return match sel.projection.get(pos.wrapping_sub(1)) {
@@ -1692,4 +1693,10 @@ fn union_decimals(first: &mut SelectPlan) {
             m.decimals = meta.decimals;
         }
     }
+}
+
+/// Is this literal an ORDER BY / GROUP BY position? Only an integer literal is (MySQL's
+/// INT_ITEM); `GROUP BY 2.50` or `ORDER BY 1e0` sorts by a constant.
+fn is_position(v: &ast::Value) -> bool {
+    matches!(v, ast::Value::Number(n, _) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }

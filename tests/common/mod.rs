@@ -31,6 +31,8 @@
 //! Each test binary uses a different part of this file, hence `allow(dead_code)`.
 #![allow(dead_code)]
 
+pub mod compare;
+
 use std::fs;
 use std::io::{self, Read, Write};
 use std::net::TcpListener;
