@@ -405,7 +405,7 @@ fn insert_one(
         match r {
             Ok(_) => {
                 if let Err(e) = super::fk::check_parents(cx, table, &row, None) {
-                    return fk_ignored(e, plan.ignore, mark, cx);
+                    return row_ignored(e, plan.ignore, mark, cx);
                 }
                 res.affected += 1;
                 return Ok(());
@@ -455,7 +455,7 @@ fn insert_one(
 /// A foreign key violation of one row, or (UPDATE) a unique key its new values would take:
 /// with IGNORE a warning, the row's changes (and their cascades) taken back; otherwise the
 /// statement's error.
-fn fk_ignored(e: ExecError, ignore: bool, mark: usize, cx: &mut ExecCx) -> XResult<()> {
+fn row_ignored(e: ExecError, ignore: bool, mark: usize, cx: &mut ExecCx) -> XResult<()> {
     fn taken_key(e: &ExecError) -> Option<&MyError> {
         match e {
             ExecError::Sql(m) if m.code == code::ER_DUP_ENTRY => Some(m),
@@ -525,7 +525,7 @@ fn on_duplicate_update(
         .update(txn(cx)?, existing, Arc::from(updated.clone()))
         .map_err(storage_err)?;
     if let Err(e) = fk_after_update(cx, table, &old, &updated) {
-        return fk_ignored(e, plan.ignore, mark, cx);
+        return row_ignored(e, plan.ignore, mark, cx);
     }
     res.affected += 2;
     Ok(())
@@ -699,7 +699,7 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         match change_row(table, &slot, &row, new, &assigned, cx) {
             Ok(true) => changed += 1,
             Ok(false) => {}
-            Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
+            Err(e) => row_ignored(e, plan.ignore, mark, cx)?,
         }
     }
     Ok(update_result(matched, changed, cx))
@@ -825,7 +825,7 @@ pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         if let Some(old) = table.delete(txn(cx)?, &slot).map_err(storage_err)? {
             match super::fk::after_delete(cx, table, &old) {
                 Ok(()) => deleted += 1,
-                Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
+                Err(e) => row_ignored(e, plan.ignore, mark, cx)?,
             }
         }
     }
@@ -930,7 +930,7 @@ pub fn run_multi(plan: &MultiWritePlan, cx: &mut ExecCx) -> XResult<WriteResult>
             match change_row(table, &slot, &row, new, &assigned, cx) {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
-                Err(e) => fk_ignored(e, plan.ignore, mark, cx)?,
+                Err(e) => row_ignored(e, plan.ignore, mark, cx)?,
             }
         }
     }

@@ -347,24 +347,33 @@ pub fn after_update(
     updated(cx, table, old, new, 0)
 }
 
+/// The key the children of `k` reference in the parent row `old`; None when a part is
+/// NULL (no child can match it).
+fn referenced_key(k: &Children, old: &[Value]) -> Option<Vec<Value>> {
+    let values: Vec<Value> = k.parent_cols.iter().map(|c| old[*c].clone()).collect();
+    (!values.iter().any(Value::is_null)).then_some(values)
+}
+
+/// RESTRICT / NO ACTION: error 1451 if a child row references `values` (found under a
+/// shared lock, so that it cannot appear behind the check).
+fn restrict(cx: &mut ExecCx, k: &Children, values: &[Value]) -> XResult<()> {
+    if locked_matches(cx, &k.child, &k.cols, values, LockMode::Shared, true)?.is_empty() {
+        return Ok(());
+    }
+    Err(ExecError::Sql(referenced_error(
+        &k.child.def.db,
+        k.child.name(),
+        k.fk(),
+    )))
+}
+
 fn deleted(cx: &mut ExecCx, table: &Arc<Table>, old: &[Value], depth: u32) -> XResult<()> {
     for k in children_of(cx, table, &|_| true) {
-        let values: Vec<Value> = k.parent_cols.iter().map(|c| old[*c].clone()).collect();
-        if values.iter().any(Value::is_null) {
+        let Some(values) = referenced_key(&k, old) else {
             continue;
-        }
+        };
         match k.fk().on_delete {
-            FkAction::Restrict | FkAction::NoAction => {
-                if !locked_matches(cx, &k.child, &k.cols, &values, LockMode::Shared, true)?
-                    .is_empty()
-                {
-                    return Err(ExecError::Sql(referenced_error(
-                        &k.child.def.db,
-                        k.child.name(),
-                        k.fk(),
-                    )));
-                }
-            }
+            FkAction::Restrict | FkAction::NoAction => restrict(cx, &k, &values)?,
             FkAction::Cascade => {
                 let rows =
                     locked_matches(cx, &k.child, &k.cols, &values, LockMode::Exclusive, false)?;
@@ -396,22 +405,11 @@ fn updated(
 ) -> XResult<()> {
     let changed = |cols: &[usize]| cols.iter().any(|c| !same(&old[*c], &new[*c]));
     for k in children_of(cx, table, &changed) {
-        let values: Vec<Value> = k.parent_cols.iter().map(|c| old[*c].clone()).collect();
-        if values.iter().any(Value::is_null) {
+        let Some(values) = referenced_key(&k, old) else {
             continue;
-        }
+        };
         match k.fk().on_update {
-            FkAction::Restrict | FkAction::NoAction => {
-                if !locked_matches(cx, &k.child, &k.cols, &values, LockMode::Shared, true)?
-                    .is_empty()
-                {
-                    return Err(ExecError::Sql(referenced_error(
-                        &k.child.def.db,
-                        k.child.name(),
-                        k.fk(),
-                    )));
-                }
-            }
+            FkAction::Restrict | FkAction::NoAction => restrict(cx, &k, &values)?,
             FkAction::Cascade => {
                 let to: Vec<Value> = k.parent_cols.iter().map(|c| new[*c].clone()).collect();
                 set_children(cx, &k, &values, Some(&to), depth)?;
