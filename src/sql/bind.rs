@@ -246,27 +246,31 @@ pub struct Binder<'a> {
 /// Whether column `ci` of source `si` has one value per group: the source's whole primary
 /// key is among the GROUP BY columns (MySQL's functional dependency, keys only).
 fn functionally_dependent(agg: &AggCtx, si: usize, ci: usize) -> bool {
-    let pk = &agg.inner.sources[si].pk;
     let grouped = |c: usize| {
         agg.keys.iter().any(
             |k| matches!(k.expr, Expr::Col { src, col, .. } if src as usize == si && col as usize == c),
         )
     };
-    // A column is determined by its group when grouped itself or when the whole primary
-    // key is (a part of the key alone determines nothing, and nothing is grouped without
-    // GROUP BY: `SELECT id, MAX(qty) FROM t` is error 1140 even for the key `id`).
+    determined(&agg.inner.sources[si].pk, ci, grouped)
+}
+
+/// Column `ci` of a source with primary key `pk` is determined by its group when grouped
+/// itself or when the whole primary key is (a part of the key alone determines nothing,
+/// and nothing is grouped without GROUP BY: `SELECT id, MAX(qty) FROM t` is error 1140
+/// even for the key `id`).
+fn determined(pk: &[usize], ci: usize, grouped: impl Fn(usize) -> bool) -> bool {
     grouped(ci) || (!pk.is_empty() && pk.iter().all(|&c| grouped(c)))
 }
 
 /// MySQL 8.0's ONLY_FULL_GROUP_BY errors: 1140 without GROUP BY, 1055 with it.
 fn ungrouped_column_error(
-    agg: &AggCtx,
-    si: usize,
-    ci: usize,
+    scope: &Scope,
+    no_group_by: bool,
+    (si, ci): (usize, usize),
     context: &str,
     item_no: usize,
 ) -> MyError {
-    let s = &agg.inner.sources[si];
+    let s = &scope.sources[si];
     let col = &s.columns[ci].name;
     let name = if s.db.is_empty() {
         format!("{}.{col}", s.alias)
@@ -278,7 +282,7 @@ fn ungrouped_column_error(
         "order clause" => "ORDER BY clause",
         _ => "SELECT list",
     };
-    if agg.group_ast.is_empty() {
+    if no_group_by {
         MyError::new(
             code::ER_MIX_OF_GROUP_FUNC_AND_FIELDS,
             format!(
@@ -296,6 +300,92 @@ fn ungrouped_column_error(
                  in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by"
             ),
         )
+    }
+}
+
+/// An aggregated query block seen from a subquery in its select list, HAVING or ORDER BY:
+/// a correlated reference reads its group's value — a GROUP BY key, or else an implicit
+/// ANY_VALUE aggregate the block gains for it (see `Binder::resolve_outer`).
+pub struct OuterAgg {
+    /// The GROUP BY keys that are plain columns: (source, column, key slot).
+    key_cols: Vec<(usize, usize, usize)>,
+    no_group_by: bool,
+    only_full_group_by: bool,
+    /// The block's clause and item being bound (for 1055/1140).
+    context: &'static str,
+    item_no: usize,
+    /// The block's next aggregate slot when the subquery began.
+    base: usize,
+    /// Aggregates the block gains for its subqueries: slots `base`, `base + 1`, …
+    pub extra: Vec<OuterAggItem>,
+}
+
+/// An aggregate a subquery adds to an enclosing aggregated block.
+pub enum OuterAggItem {
+    /// A non-aggregated column (source, column): an implicit ANY_VALUE.
+    AnyValue(usize, usize),
+    /// An aggregate whose arguments are all the block's columns (`MAX(x.d)` in a subquery
+    /// of the block that reads `x`): computed over the block's groups, as MySQL does.
+    Agg(AggSpec, SqlType, bool),
+}
+
+impl OuterAgg {
+    fn new(b: &Binder, agg: &AggCtx) -> OuterAgg {
+        let key_cols = agg
+            .keys
+            .iter()
+            .enumerate()
+            .filter_map(|(ki, k)| match k.expr {
+                Expr::Col { src, col, .. } => Some((src as usize, col as usize, ki)),
+                _ => None,
+            })
+            .collect();
+        OuterAgg {
+            key_cols,
+            no_group_by: agg.group_ast.is_empty(),
+            only_full_group_by: b.only_full_group_by,
+            context: b.context,
+            item_no: b.item_no,
+            base: agg.keys.len() + agg.aggs.len(),
+            extra: Vec::new(),
+        }
+    }
+
+    /// The slot of the aggregate row that column `ci` of source `si` reads.
+    fn slot(&mut self, scope: &Scope, si: usize, ci: usize) -> Result<usize> {
+        let key = |c: usize| {
+            self.key_cols
+                .iter()
+                .find(|&&(s, k, _)| s == si && k == c)
+                .map(|&(_, _, slot)| slot)
+        };
+        if let Some(slot) = key(ci) {
+            return Ok(slot);
+        }
+        if self.only_full_group_by && !determined(&scope.sources[si].pk, ci, |c| key(c).is_some()) {
+            return Err(ungrouped_column_error(
+                scope,
+                self.no_group_by,
+                (si, ci),
+                self.context,
+                self.item_no,
+            ));
+        }
+        let known = self
+            .extra
+            .iter()
+            .position(|x| matches!(x, OuterAggItem::AnyValue(s, c) if (*s, *c) == (si, ci)));
+        Ok(self.base + known.unwrap_or_else(|| self.push(OuterAggItem::AnyValue(si, ci))))
+    }
+
+    /// Add an aggregate; its index among `extra`.
+    pub(super) fn push(&mut self, item: OuterAggItem) -> usize {
+        self.extra.push(item);
+        self.extra.len() - 1
+    }
+
+    pub(super) fn base(&self) -> usize {
+        self.base
     }
 }
 
@@ -462,25 +552,14 @@ impl<'a> Binder<'a> {
             }
             if self.only_full_group_by && !functionally_dependent(agg, si, ci) {
                 return Err(ungrouped_column_error(
-                    agg,
-                    si,
-                    ci,
+                    agg.inner,
+                    agg.group_ast.is_empty(),
+                    (si, ci),
                     self.context,
                     self.item_no,
                 ));
             }
-            let c = &agg.inner.sources[si].columns[ci];
-            let (ty, nullable) = (c.ty.clone(), c.nullable);
-            let spec = AggSpec {
-                func: AggFunc::AnyValue,
-                args: vec![Expr::col(si, ci)],
-                distinct: false,
-                coll: Collation::Binary,
-                separator: Vec::new(),
-                order: Vec::new(),
-                arg_type: ty.clone(),
-            };
-            return Ok(self.add_agg(spec, ty, nullable));
+            return Ok(self.any_value(si, ci));
         }
         match self.scope.resolve(db, table, col, self.context) {
             Ok((si, ci)) => Ok(self.column(si, ci)),
@@ -519,6 +598,21 @@ impl<'a> Binder<'a> {
                 Ok((si, ci)) => {
                     let c = &scope.sources[si].columns[ci];
                     let depth = (outer.len() - level) as u16;
+                    // An aggregated block: the group's value, from its aggregate row.
+                    if let Some(Some(oa)) = p.outer_aggs.borrow_mut().get_mut(level) {
+                        let slot = oa.slot(scope, si, ci)?;
+                        p.outer_min_ref.set(p.outer_min_ref.get().min(level));
+                        return Ok(Some(Typed::new(
+                            Expr::OuterCol {
+                                depth,
+                                src: 0,
+                                col: slot as u16,
+                                utc: false,
+                            },
+                            c.ty.clone(),
+                            c.nullable,
+                        )));
+                    }
                     if let Some(m) = p.outer_max_src.borrow_mut().get_mut(level) {
                         *m = Some(m.map_or(si, |x| x.max(si)));
                     }
@@ -539,6 +633,32 @@ impl<'a> Binder<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// An implicit ANY_VALUE of column `ci` of source `si` (a non-aggregated column of an
+    /// aggregated block).
+    pub(super) fn any_value(&mut self, si: usize, ci: usize) -> Typed {
+        let inner = self
+            .agg
+            .as_ref()
+            .expect("any_value outside an aggregate context")
+            .inner;
+        let c = &inner.sources[si].columns[ci];
+        let (ty, nullable) = (c.ty.clone(), c.nullable);
+        let spec = AggSpec {
+            func: AggFunc::AnyValue,
+            args: vec![Expr::Col {
+                src: si as u16,
+                col: ci as u16,
+                utc: c.utc,
+            }],
+            distinct: false,
+            coll: Collation::Binary,
+            separator: Vec::new(),
+            order: Vec::new(),
+            arg_type: ty.clone(),
+        };
+        self.add_agg(spec, ty, nullable)
     }
 
     fn add_agg(&mut self, spec: AggSpec, ty: SqlType, nullable: bool) -> Typed {

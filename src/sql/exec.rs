@@ -639,8 +639,15 @@ fn null_row(width: usize) -> Row {
 struct Materialized {
     derived: Vec<Option<Arc<Vec<Row>>>>,
     null_rows: Vec<Row>,
+    /// Per LEFT JOIN source: whether a row (a combination, for a nested group) of its inner
+    /// side matched the current outer row.
+    matched: Vec<std::cell::Cell<bool>>,
 }
 
+/// The nested-loop join from source `level` on. A LEFT JOIN source NULL-extends when no
+/// row of its inner side matched: its own rows, or for a nested group (`nest_end`) the
+/// combinations of the group's rows, whose ON is checked at the group's last source (see
+/// `after_bound`).
 fn join(
     plan: &SelectPlan,
     mat: &Materialized,
@@ -657,16 +664,22 @@ fn join(
     }
     let src = &plan.sources[level];
     let is_left = src.join == JoinKind::Left;
-    let mut matched = false;
+    // A single LEFT JOIN source checks its ON with its own row.
+    let own_on = is_left && src.nest_end.is_none();
+    if is_left {
+        mat.matched[level].set(false);
+    }
     let mut next = |tuple: &mut Vec<Row>, cx: &mut ExecCx| -> XResult<Flow> {
-        if is_left && !cx.test(&src.on, tuple)? {
+        if own_on && !cx.test(&src.on, tuple)? {
             return Ok(Flow::Continue);
         }
         if !cx.test(&src.filter, tuple)? {
             return Ok(Flow::Continue);
         }
-        matched = true;
-        join(plan, mat, level + 1, tuple, cx, out)
+        if own_on {
+            mat.matched[level].set(true);
+        }
+        after_bound(plan, mat, level, usize::MAX, tuple, cx, out)
     };
     let flow = match &src.kind {
         SourceKind::Dual => {
@@ -715,12 +728,10 @@ fn join(
                                  tuple: &mut Vec<Row>,
                                  cx: &mut ExecCx|
                  -> XResult<Flow> {
-                    let mut check =
-                        |row: &Row, cx: &mut ExecCx| -> Result<bool> {
-                            tuple[level] = row.clone();
-                            Ok((!is_left || cx.test(&src.on, tuple)?)
-                                && cx.test(&src.filter, tuple)?)
-                        };
+                    let mut check = |row: &Row, cx: &mut ExecCx| -> Result<bool> {
+                        tuple[level] = row.clone();
+                        Ok((!own_on || cx.test(&src.on, tuple)?) && cx.test(&src.filter, tuple)?)
+                    };
                     let Some(row) = lock_and_read(
                         table,
                         slot,
@@ -744,13 +755,39 @@ fn join(
     if flow == Flow::Stop {
         return Ok(Flow::Stop);
     }
-    if is_left && !matched {
-        tuple[level] = mat.null_rows[level].clone();
-        if cx.test(&src.filter, tuple)? {
-            return join(plan, mat, level + 1, tuple, cx, out);
+    if is_left && !mat.matched[level].get() {
+        let last = src.nest_end.unwrap_or(level);
+        tuple[level..=last].clone_from_slice(&mat.null_rows[level..=last]);
+        if last == level && !cx.test(&src.filter, tuple)? {
+            return Ok(Flow::Continue);
         }
+        return after_bound(plan, mat, last, level, tuple, cx, out);
     }
     Ok(Flow::Continue)
+}
+
+/// Source `level` is bound (a row, or NULLs of a group that starts at `nulled`): check the
+/// ON of each nested group enclosing it that ends here, innermost first, noting the match,
+/// then join the next source.
+fn after_bound(
+    plan: &SelectPlan,
+    mat: &Materialized,
+    level: usize,
+    nulled: usize,
+    tuple: &mut Vec<Row>,
+    cx: &mut ExecCx,
+    out: &mut dyn FnMut(&mut Vec<Row>, &mut ExecCx) -> XResult<Flow>,
+) -> XResult<Flow> {
+    for &g in &plan.sources[level].closes {
+        if g >= nulled {
+            continue;
+        }
+        if !cx.test(&plan.sources[g].on, tuple)? {
+            return Ok(Flow::Continue);
+        }
+        mat.matched[g].set(true);
+    }
+    join(plan, mat, level + 1, tuple, cx, out)
 }
 
 /// Evaluate LIMIT/OFFSET.
@@ -1151,6 +1188,9 @@ fn materialize(plan: &SelectPlan, cx: &mut ExecCx) -> XResult<Materialized> {
     let mut mat = Materialized {
         derived: Vec::with_capacity(plan.sources.len()),
         null_rows: Vec::new(),
+        matched: (0..plan.sources.len())
+            .map(|_| std::cell::Cell::new(false))
+            .collect(),
     };
     for s in &plan.sources {
         mat.null_rows.push(null_row(s.width));

@@ -76,6 +76,18 @@ pub fn is_delete_ignore(del: &sqlparser::ast::Delete) -> bool {
         .any(|h| h.prefix.is_empty() && h.text.trim() == "QUIRE_DELETE_IGNORE")
 }
 
+/// Is there a `(` right after a FROM or JOIN (spaces between)? A quick test before lexing.
+fn paren_after_from_or_join(text: &str) -> bool {
+    let b = text.as_bytes();
+    (0..b.len().saturating_sub(4)).any(|i| {
+        (b[i..i + 4].eq_ignore_ascii_case(b"FROM") || b[i..i + 4].eq_ignore_ascii_case(b"JOIN"))
+            && b[i + 4..]
+                .iter()
+                .find(|c| !c.is_ascii_whitespace())
+                .is_some_and(|&c| c == b'(')
+    })
+}
+
 /// MySQL spellings sqlparser does not accept, rewritten in place (one pass over the
 /// lexer's tokens, which carry byte spans).
 fn rewrite(text: &str) -> String {
@@ -93,7 +105,8 @@ fn rewrite(text: &str) -> String {
         || upper_has("UPDATE")
         || upper_has("RENAME")
         || upper_has("TRIM")
-        || upper_has("USING"))
+        || upper_has("USING")
+        || paren_after_from_or_join(text))
     {
         return text.to_string();
     }
@@ -133,6 +146,31 @@ fn rewrite(text: &str) -> String {
         edits.push((toks[1].start, toks[1].end, DELETE_IGNORE_HINT.into()));
     }
     for i in 0..toks.len() {
+        // FROM (a, b) / JOIN (a, b …): a parenthesized comma join, which sqlparser does not
+        // parse, as CROSS JOIN. The comma binds looser than JOIN, but only for the inner
+        // joins that comma joins are, where the grouping changes nothing.
+        if i > 0
+            && toks[i].is_op(text, "(")
+            && (word(i - 1, "FROM") || word(i - 1, "JOIN"))
+            && toks.get(i + 1).is_some_and(|t| t.kind != TokenKind::Op)
+            && !["SELECT", "WITH", "VALUES", "TABLE"]
+                .iter()
+                .any(|w| word(i + 1, w))
+        {
+            let mut depth = 0i32;
+            for t in &toks[i + 1..] {
+                if t.is_op(text, "(") {
+                    depth += 1;
+                } else if t.is_op(text, ")") {
+                    depth -= 1;
+                    if depth < 0 {
+                        break;
+                    }
+                } else if depth == 0 && t.is_op(text, ",") {
+                    edits.push((t.start, t.end, " CROSS JOIN ".into()));
+                }
+            }
+        }
         if word(i, "LOCK") && word(i + 1, "IN") && word(i + 2, "SHARE") && word(i + 3, "MODE") {
             edits.push((toks[i].start, toks[i + 3].end, "FOR SHARE".into()));
         }
@@ -344,6 +382,14 @@ mod tests {
         assert_eq!(
             rewrite("SELECT CHAR(104, 105 USING utf8mb4), CHAR(65)"),
             "SELECT CONVERT(CHAR(104, 105 ) USING utf8mb4), CHAR(65)"
+        );
+        assert_eq!(
+            rewrite("SELECT * FROM t LEFT JOIN (a, b) ON 1 JOIN (SELECT 1, 2) x"),
+            "SELECT * FROM t LEFT JOIN (a CROSS JOIN  b) ON 1 JOIN (SELECT 1, 2) x"
+        );
+        assert_eq!(
+            rewrite("SELECT * FROM (a, b JOIN c ON f(c.x, 1) = b.y)"),
+            "SELECT * FROM (a CROSS JOIN  b JOIN c ON f(c.x, 1) = b.y)"
         );
     }
 

@@ -111,10 +111,33 @@ pub struct Source {
     pub alias: String,
     pub width: usize,
     pub join: JoinKind,
-    /// LEFT JOIN: the ON condition (a row of this source matches when it holds).
+    /// LEFT JOIN: the ON condition (a row of this source matches when it holds; for a
+    /// nested group, a combination of the group's rows, checked at `nest_end`).
     pub on: Option<Expr>,
+    /// A LEFT JOIN whose inner side is several sources (`a LEFT JOIN (b JOIN c) ON …`):
+    /// this source is the first of the group, and this is the index of its last one.
+    pub nest_end: Option<usize>,
+    /// The nested groups that end at this source, as their first sources, innermost
+    /// first: their ON conditions are checked once this source is bound.
+    pub closes: Vec<usize>,
     /// Conjuncts that can be checked once this source's row is bound.
     pub filter: Option<Expr>,
+}
+
+impl Source {
+    /// An inner-joined source with no conditions yet.
+    pub fn new(kind: SourceKind, alias: String, width: usize) -> Source {
+        Source {
+            kind,
+            alias,
+            width,
+            join: JoinKind::Inner,
+            on: None,
+            nest_end: None,
+            closes: Vec::new(),
+            filter: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,6 +30,9 @@ use sqlparser::ast;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
+mod from;
+use from::FromItem;
+
 pub struct Planner<'a> {
     pub storage: &'a Storage,
     pub db: Option<&'a str>,
@@ -49,6 +52,10 @@ pub struct Planner<'a> {
     pub outer: RefCell<Vec<Scope>>,
     /// Per enclosing scope: the highest source a correlated reference read.
     pub outer_max_src: RefCell<Vec<Option<usize>>>,
+    /// Per enclosing scope: set for an aggregated block's select list, HAVING or ORDER BY,
+    /// whose correlated references read the group's values.
+    pub outer_aggs: RefCell<Vec<Option<bind::OuterAgg>>>,
+
     /// The lowest `outer` index referenced since it was last reset (usize::MAX: none).
     pub outer_min_ref: Cell<usize>,
     /// A client parameter's (unknown) type went into a result column's type.
@@ -128,17 +135,6 @@ pub fn object_name(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
     }
 }
 
-struct FromItem {
-    source: Source,
-    scope: ScopeSource,
-    /// FORCE/USE INDEX restriction.
-    allowed: Option<Vec<IndexRef>>,
-    /// ON condition AST (bound after all sources are known).
-    on_ast: Option<ast::Expr>,
-    /// Which comma-separated item of the FROM list it belongs to.
-    comma_group: usize,
-}
-
 impl<'a> Planner<'a> {
     pub fn new(storage: &'a Storage, db: Option<&'a str>, text: &'a str) -> Planner<'a> {
         Planner {
@@ -151,6 +147,7 @@ impl<'a> Planner<'a> {
             only_full_group_by: false,
             outer: RefCell::new(Vec::new()),
             outer_max_src: RefCell::new(Vec::new()),
+            outer_aggs: RefCell::new(Vec::new()),
             outer_min_ref: Cell::new(usize::MAX),
             param_typed_columns: Cell::new(false),
             log_tables: None,
@@ -267,284 +264,19 @@ impl<'a> Planner<'a> {
         }
     }
 
-    fn from_factor(
-        &self,
-        f: &ast::TableFactor,
-        params: &[ParamInfo],
-        join: JoinKind,
-        on_ast: Option<ast::Expr>,
-    ) -> Result<FromItem> {
-        match f {
-            ast::TableFactor::Table {
-                name,
-                alias,
-                index_hints,
-                args,
-                partitions,
-                ..
-            } => {
-                if args.is_some() {
-                    return Err(MyError::not_supported("table functions"));
-                }
-                if !partitions.is_empty() {
-                    return Err(MyError::not_supported("PARTITION"));
-                }
-                if let Some(v) = self.view_named(name)? {
-                    if !index_hints.is_empty() {
-                        return Err(MyError::new(
-                            code::ER_KEY_DOES_NOT_EXITS,
-                            format!(
-                                "Key '{}' doesn't exist in table '{}'",
-                                index_hints[0]
-                                    .index_names
-                                    .first()
-                                    .map(|i| i.value.as_str())
-                                    .unwrap_or(""),
-                                v.name
-                            ),
-                        ));
-                    }
-                    let alias = alias
-                        .as_ref()
-                        .map(|a| ident(&a.name))
-                        .unwrap_or_else(|| v.name.clone());
-                    let plan = self.isolated(|| self.plan_view(&v, params))?;
-                    return Self::derived_item(plan, alias, join, on_ast, &v.db, &v.name);
-                }
-                let (db, table) = match self.computed_table(name)? {
-                    Some(t) => t,
-                    None => self.resolve_table(name)?,
-                };
-                let alias = alias
-                    .as_ref()
-                    .map(|a| ident(&a.name))
-                    .unwrap_or_else(|| table.name().to_string());
-                let mut allowed = None;
-                for h in index_hints {
-                    if matches!(h.hint_type, ast::TableIndexHintType::Ignore) {
-                        continue;
-                    }
-                    let mut list = Vec::new();
-                    for n in &h.index_names {
-                        let name = ident(n);
-                        if name.eq_ignore_ascii_case("PRIMARY") && table.def.primary.is_some() {
-                            list.push(IndexRef::Primary);
-                        } else if let Some(i) = table
-                            .indexes
-                            .iter()
-                            .position(|x| x.def.name.eq_ignore_ascii_case(&name))
-                        {
-                            list.push(IndexRef::Secondary(i));
-                        } else {
-                            return Err(MyError::new(
-                                code::ER_KEY_DOES_NOT_EXITS,
-                                format!("Key '{name}' doesn't exist in table '{}'", table.name()),
-                            ));
-                        }
-                    }
-                    allowed = Some(list);
-                }
-                let scope = Self::table_scope(&db, &alias, &table);
-                let width = table.def.columns.len();
-                Ok(FromItem {
-                    source: Source {
-                        kind: SourceKind::Table {
-                            table,
-                            access: Access::Scan { reverse: false },
-                        },
-                        alias,
-                        width,
-                        join,
-                        on: None,
-                        filter: None,
-                    },
-                    scope,
-                    allowed,
-                    on_ast,
-                    comma_group: 0,
-                })
-            }
-            ast::TableFactor::Derived {
-                subquery,
-                alias,
-                lateral,
-                ..
-            } => {
-                if *lateral {
-                    return Err(MyError::not_supported("LATERAL"));
-                }
-                let alias = alias.as_ref().map(|a| ident(&a.name)).ok_or_else(|| {
-                    MyError::new(
-                        code::ER_DERIVED_MUST_HAVE_ALIAS,
-                        "Every derived table must have its own alias",
-                    )
-                })?;
-                let plan = self.isolated(|| self.plan_query(subquery, params, None))?;
-                Self::derived_item(plan, alias, join, on_ast, "", "")
-            }
-            ast::TableFactor::NestedJoin { .. } => {
-                Err(MyError::not_supported("parenthesized joins"))
-            }
-            other => Err(MyError::not_supported(format!("FROM {other}"))),
-        }
-    }
-
     /// Plan a derived table or view: it cannot see the enclosing blocks' columns (no
     /// LATERAL).
     fn isolated<T>(&self, plan: impl FnOnce() -> Result<T>) -> Result<T> {
         let outer = self.outer.take();
         let outer_max = self.outer_max_src.take();
+        let outer_aggs = self.outer_aggs.take();
         let min_ref = self.outer_min_ref.replace(usize::MAX);
         let planned = plan();
         *self.outer.borrow_mut() = outer;
         *self.outer_max_src.borrow_mut() = outer_max;
+        *self.outer_aggs.borrow_mut() = outer_aggs;
         self.outer_min_ref.set(min_ref);
         planned
-    }
-
-    /// The FROM item of a derived table or view planned as `plan`; `db`/`table` name a view.
-    fn derived_item(
-        plan: SelectPlan,
-        alias: String,
-        join: JoinKind,
-        on_ast: Option<ast::Expr>,
-        db: &str,
-        table: &str,
-    ) -> Result<FromItem> {
-        for (i, m) in plan.columns.iter().enumerate() {
-            if plan.columns[..i]
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&m.name))
-            {
-                return Err(MyError::new(
-                    code::ER_DUP_FIELDNAME,
-                    format!("Duplicate column name '{}'", m.name),
-                ));
-            }
-        }
-        let columns = plan
-            .columns
-            .iter()
-            .zip(&plan.types)
-            .map(|(m, t)| ScopeCol {
-                name: m.name.clone(),
-                ty: t.clone(),
-                nullable: !m.flags.contains(ColumnFlags::NOT_NULL_FLAG),
-                flags: 0,
-                utc: false,
-            })
-            .collect::<Vec<_>>();
-        let width = columns.len();
-        Ok(FromItem {
-            source: Source {
-                kind: SourceKind::Derived(Box::new(plan)),
-                alias: alias.clone(),
-                width,
-                join,
-                on: None,
-                filter: None,
-            },
-            scope: ScopeSource {
-                qualified_only: false,
-                using: UsingCols::default(),
-                pk: Vec::new(),
-                alias,
-                db: db.to_string(),
-                table: table.to_string(),
-                columns,
-            },
-            allowed: None,
-            on_ast,
-            comma_group: 0,
-        })
-    }
-
-    fn from_clause(
-        &self,
-        from: &[ast::TableWithJoins],
-        params: &[ParamInfo],
-    ) -> Result<(Vec<FromItem>, Vec<usize>)> {
-        let mut items = Vec::new();
-        // The position in the text of each item: `a RIGHT JOIN b ON c` is planned as
-        // `b LEFT JOIN a ON c`, and `*` still lists a's columns first.
-        let mut ranks: Vec<usize> = Vec::new();
-        for (group, twj) in from.iter().enumerate() {
-            let first = items.len();
-            items.push(self.from_factor(&twj.relation, params, JoinKind::Inner, None)?);
-            ranks.push(ranks.len());
-            for (ji, j) in twj.joins.iter().enumerate() {
-                use ast::JoinOperator as J;
-                let (kind, constraint, right) = match &j.join_operator {
-                    J::Inner(c) | J::Join(c) | J::StraightJoin(c) => {
-                        (JoinKind::Inner, Some(c), false)
-                    }
-                    J::CrossJoin(c) => (JoinKind::Inner, Some(c), false),
-                    J::LeftOuter(c) | J::Left(c) => (JoinKind::Left, Some(c), false),
-                    // Only a RIGHT JOIN whose left side is one table (or derived table) swaps
-                    // into a LEFT JOIN; after other joins its left side is a nested join.
-                    J::RightOuter(c) | J::Right(c) if ji == 0 => (JoinKind::Left, Some(c), true),
-                    J::RightOuter(_) | J::Right(_) => {
-                        return Err(MyError::not_supported("RIGHT JOIN after another join"));
-                    }
-                    other => return Err(MyError::not_supported(format!("join {other:?}"))),
-                };
-                // A RIGHT JOIN's right side is planned first, as the inner side.
-                let mut item = self.from_factor(
-                    &j.relation,
-                    params,
-                    if right { JoinKind::Inner } else { kind },
-                    None,
-                )?;
-                let on_ast = match constraint {
-                    Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
-                    Some(ast::JoinConstraint::Using(cols)) => {
-                        let names: Vec<String> = cols.iter().map(|c| c.to_string()).collect();
-                        using_join(&mut items, &mut item, &names, right)?
-                    }
-                    Some(ast::JoinConstraint::Natural) => {
-                        let names = natural_columns(&items, &item);
-                        using_join(&mut items, &mut item, &names, right)?
-                    }
-                    Some(ast::JoinConstraint::None) | None => None,
-                };
-                let natural = matches!(constraint, Some(ast::JoinConstraint::Natural));
-                if kind == JoinKind::Left && on_ast.is_none() && !natural {
-                    return Err(MyError::parse("LEFT JOIN without ON", 1));
-                }
-                // A NATURAL LEFT JOIN without common columns keeps every pair.
-                let on_ast = on_ast.or_else(|| {
-                    (kind == JoinKind::Left)
-                        .then(|| ast::Expr::Value(ast::Value::Boolean(true).into()))
-                });
-                if right {
-                    let (Some(mut left), Some(rank)) = (items.pop(), ranks.pop()) else {
-                        return Err(MyError::internal("RIGHT JOIN without a left side"));
-                    };
-                    items.push(item);
-                    left.source.join = JoinKind::Left;
-                    left.on_ast = on_ast;
-                    items.push(left);
-                    // MySQL's `*` over a RIGHT JOIN … USING/NATURAL lists the right table's
-                    // columns first (it is the join turned around); over ON, in text order.
-                    let using = matches!(
-                        constraint,
-                        Some(ast::JoinConstraint::Using(_) | ast::JoinConstraint::Natural)
-                    );
-                    ranks.push(if using { rank } else { rank + 1 });
-                    ranks.push(if using { rank + 1 } else { rank });
-                } else {
-                    item.on_ast = on_ast;
-                    items.push(item);
-                    ranks.push(ranks.len());
-                }
-            }
-            for it in &mut items[first..] {
-                it.comma_group = group;
-            }
-        }
-        let mut star_order: Vec<usize> = (0..items.len()).collect();
-        star_order.sort_by_key(|&i| ranks[i]);
-        Ok((items, star_order))
     }
 
     /// Plan a query expression (SELECT, possibly with UNION, ORDER BY, LIMIT, locking).
@@ -701,14 +433,11 @@ impl<'a> Planner<'a> {
             self.note_params(&b);
         }
         Ok(SelectPlan {
-            sources: vec![Source {
-                kind: SourceKind::Derived(Box::new(union)),
-                alias: String::new(),
+            sources: vec![Source::new(
+                SourceKind::Derived(Box::new(union)),
+                String::new(),
                 width,
-                join: JoinKind::Inner,
-                on: None,
-                filter: None,
-            }],
+            )],
             filter: None,
             agg: None,
             having: None,
@@ -860,37 +589,51 @@ impl<'a> Planner<'a> {
             access::conjuncts(t.expr, &mut where_conj);
         }
         let groups: Vec<usize> = items.iter().map(|i| i.comma_group).collect();
+        // Bind an ON condition of item `i`, which may read sources up to `last`.
+        let bind_on = |on: &ast::Expr, i: usize, last: usize| -> Result<Expr> {
+            // Only the sources of its own comma-separated FROM item (rarely several).
+            let unreachable: Vec<usize> = (0..groups.len())
+                .filter(|&o| groups[o] != groups[i])
+                .collect();
+            let narrowed;
+            let on_scope = if unreachable.is_empty() {
+                &scope
+            } else {
+                narrowed = Scope {
+                    sources: scope.sources.clone(),
+                    unreachable,
+                };
+                &narrowed
+            };
+            let mut b = Binder::new(on_scope, params);
+            b.context = "on clause";
+            b.planner = Some(self);
+            let t = b.bind(on)?;
+            self.note_params(&b);
+            // (A reordered join was checked in its written order.)
+            if let Some(m) = t.expr.max_source()
+                && m > last
+                && !reordered
+            {
+                return Err(MyError::bad_field(&on.to_string(), "on clause"));
+            }
+            Ok(t.expr)
+        };
+        // Inner joins' conditions inside nested groups: (condition, the group's first source).
+        let mut group_conds: Vec<(Expr, usize)> = Vec::new();
         for (i, it) in items.iter_mut().enumerate() {
             if let Some(on) = it.on_ast.take() {
-                // Only the sources of its own comma-separated FROM item (rarely several).
-                let unreachable: Vec<usize> = (0..groups.len())
-                    .filter(|&o| groups[o] != it.comma_group)
-                    .collect();
-                let narrowed;
-                let on_scope = if unreachable.is_empty() {
-                    &scope
-                } else {
-                    narrowed = Scope {
-                        sources: scope.sources.clone(),
-                        unreachable,
-                    };
-                    &narrowed
-                };
-                let mut b = Binder::new(on_scope, params);
-                b.context = "on clause";
-                b.planner = Some(self);
-                let t = b.bind(&on)?;
-                self.note_params(&b);
-                // (A reordered join was checked in its written order.)
-                if let Some(m) = t.expr.max_source()
-                    && m > i
-                    && !reordered
-                {
-                    return Err(MyError::bad_field(&on.to_string(), "on clause"));
-                }
-                match it.source.join {
-                    JoinKind::Inner => access::conjuncts(t.expr, &mut where_conj),
-                    JoinKind::Left => it.source.on = Some(t.expr),
+                it.source.on = Some(bind_on(&on, i, it.source.nest_end.unwrap_or(i))?);
+            }
+            for (on, group) in std::mem::take(&mut it.inner_on) {
+                let e = bind_on(&on, i, i)?;
+                match group {
+                    None => access::conjuncts(e, &mut where_conj),
+                    Some(g) => {
+                        let mut conj = Vec::new();
+                        access::conjuncts(e, &mut conj);
+                        group_conds.extend(conj.into_iter().map(|c| (c, g)));
+                    }
                 }
             }
         }
@@ -1158,22 +901,34 @@ impl<'a> Planner<'a> {
         // Access paths and pushdown.
         let mut final_filter = Vec::new();
         let mut level_filters: Vec<Vec<Expr>> = (0..items.len()).map(|_| Vec::new()).collect();
+        let outer: Vec<(usize, usize)> = items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.source.join == JoinKind::Left)
+            .map(|(i, it)| (i, it.source.nest_end.unwrap_or(i)))
+            .collect();
         for c in where_conj {
-            let lvl = c.max_source();
-            match lvl {
+            match from::pushdown_level(&c, &outer, None) {
+                Some(l) => level_filters[l].push(c),
                 None => final_filter.push(c),
-                Some(l) => {
-                    // Conjuncts touching the inner side of a LEFT JOIN apply after it.
-                    let blocked = items.iter().enumerate().any(|(i, it)| {
-                        i <= l && it.source.join == JoinKind::Left && references(&c, i)
-                    });
-                    if blocked {
-                        final_filter.push(c)
-                    } else {
-                        level_filters[l].push(c)
-                    }
+            }
+        }
+        for (c, g) in group_conds {
+            match from::pushdown_level(&c, &outer, Some(g)) {
+                Some(l) => level_filters[l].push(c),
+                None => {
+                    let on = &mut items[g].source.on;
+                    *on = access::and_all(on.take().into_iter().chain([c]).collect());
                 }
             }
+        }
+        for &(first, last) in &outer {
+            if last > first {
+                items[last].source.closes.push(first);
+            }
+        }
+        for it in &mut items {
+            it.source.closes.sort_unstable_by(|a, b| b.cmp(a));
         }
         let mut uses_index = false;
         for (i, it) in items.iter_mut().enumerate() {
@@ -1188,25 +943,18 @@ impl<'a> Planner<'a> {
                 *access = access::choose(table, i, &usable, it.allowed.as_deref());
                 uses_index |= matches!(access, Access::Index { .. });
             }
-            it.source.filter = access::and_all(std::mem::take(&mut level_filters[i]));
+            it.source.filter = access::and_all(cheap_first(std::mem::take(&mut level_filters[i])));
         }
         let sources: Vec<Source> = items.into_iter().map(|i| i.source).collect();
         let sources = if dual {
-            vec![Source {
-                kind: SourceKind::Dual,
-                alias: String::new(),
-                width: 0,
-                join: JoinKind::Inner,
-                on: None,
-                filter: None,
-            }]
+            vec![Source::new(SourceKind::Dual, String::new(), 0)]
         } else {
             sources
         };
 
         let mut plan = SelectPlan {
             sources,
-            filter: access::and_all(final_filter),
+            filter: access::and_all(cheap_first(final_filter)),
             agg,
             having,
             project,
@@ -1265,7 +1013,7 @@ impl<'a> Planner<'a> {
         let mut b = Binder::new(&scope, params);
         b.planner = Some(self);
         for (i, it) in items.iter().enumerate() {
-            if let Some(on) = &it.on_ast {
+            for (on, _) in &it.inner_on {
                 match b.bind(on) {
                     Ok(t) if t.expr.max_source().is_none_or(|m| m <= i) => {
                         access::conjuncts(t.expr, &mut conj)
@@ -1282,25 +1030,58 @@ impl<'a> Planner<'a> {
         }
         let conj: Vec<&Expr> = conj.iter().collect();
         let n = items.len();
-        let mut joined = vec![false; n];
-        let mut order = Vec::with_capacity(n);
-        for _ in 0..n {
-            let mut pick: Option<(usize, f64)> = None;
-            for (r, it) in items.iter().enumerate() {
-                let SourceKind::Table { table, .. } = &it.source.kind else {
-                    return false;
-                };
-                if joined[r] {
-                    continue;
+        let mut tables = Vec::with_capacity(n);
+        for it in items.iter() {
+            let SourceKind::Table { table, .. } = &it.source.kind else {
+                return false;
+            };
+            tables.push((&**table, it.allowed.as_deref()));
+        }
+        let cost = |r: usize, joined: &[bool]| {
+            access::estimate(tables[r].0, r, &conj, tables[r].1, &|s| joined[s])
+        };
+        // From `first`, greedily the table cheapest to read next; the order and its cost:
+        // each table's rows per probe times the probes, the rows of the tables before it
+        // (a table's rows per probe stands for the rows it yields).
+        let greedy = |first: usize| {
+            let mut joined = vec![false; n];
+            let mut order = vec![first];
+            let mut probes = cost(first, &joined).max(1.0);
+            let mut total = probes;
+            joined[first] = true;
+            while order.len() < n {
+                let mut pick: Option<(usize, f64)> = None;
+                for r in (0..n).filter(|&r| !joined[r]) {
+                    let c = cost(r, &joined);
+                    if pick.is_none_or(|(_, p)| c < p) {
+                        pick = Some((r, c));
+                    }
                 }
-                let cost = access::estimate(table, r, &conj, it.allowed.as_deref(), &|s| joined[s]);
-                if pick.is_none_or(|(_, c)| cost < c) {
-                    pick = Some((r, cost));
-                }
+                let Some((r, c)) = pick else { break };
+                total += probes * c;
+                probes *= c.max(1.0);
+                joined[r] = true;
+                order.push(r);
             }
-            let Some((r, _)) = pick else { return false };
-            joined[r] = true;
-            order.push(r);
+            (order, total)
+        };
+        // Every table as the first (cheapest alone first, so ties keep that), the cheapest
+        // whole order wins: the smallest table first can make a larger one a full scan per
+        // row where the other way round is a key lookup.
+        let none = vec![false; n];
+        let mut firsts: Vec<(usize, f64)> = (0..n).map(|r| (r, cost(r, &none))).collect();
+        firsts.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let mut order = Vec::new();
+        let mut best = f64::INFINITY;
+        for &(first, _) in firsts.iter().take(8) {
+            let (o, total) = greedy(first);
+            if total < best {
+                best = total;
+                order = o;
+            }
+        }
+        if order.len() != n {
+            return false;
         }
         if order.iter().enumerate().all(|(i, &r)| i == r) {
             return false;
@@ -1367,16 +1148,16 @@ impl<'a> Planner<'a> {
     }
 }
 
-fn references(e: &Expr, src: usize) -> bool {
-    let mut r = false;
-    e.walk(&mut |x| {
-        if let Expr::Col { src: s, .. } = x
-            && *s as usize == src
-        {
-            r = true;
-        }
-    });
-    r
+/// Conjuncts in the order to check them: those that run a subquery last (stable otherwise),
+/// so that a join's key comparison rejects a row before a subquery runs for it.
+fn cheap_first(mut conj: Vec<Expr>) -> Vec<Expr> {
+    let runs_subquery = |e: &Expr| {
+        let mut r = false;
+        e.walk(&mut |x| r |= matches!(x, Expr::Subquery(_) | Expr::InSubquery { .. }));
+        r
+    };
+    conj.sort_by_key(runs_subquery);
+    conj
 }
 
 fn resolve_ast_column(scope: &Scope, e: &ast::Expr) -> Result<(usize, usize)> {
@@ -1542,14 +1323,11 @@ impl SelectPlan {
     ) -> SelectPlan {
         let width = columns.len();
         SelectPlan {
-            sources: vec![Source {
-                kind: SourceKind::Rows(Arc::new(rows)),
-                alias: String::new(),
+            sources: vec![Source::new(
+                SourceKind::Rows(Arc::new(rows)),
+                String::new(),
                 width,
-                join: JoinKind::Inner,
-                on: None,
-                filter: None,
-            }],
+            )],
             filter: None,
             agg: None,
             having: None,
@@ -1567,77 +1345,6 @@ impl SelectPlan {
             uses_index: false,
         }
     }
-}
-
-/// The columns a NATURAL JOIN joins on: those of `right` that a source before it has too
-/// (unqualified-visible), in `right`'s order.
-fn natural_columns(items: &[FromItem], right: &FromItem) -> Vec<String> {
-    right
-        .scope
-        .columns
-        .iter()
-        .filter(|c| {
-            items
-                .iter()
-                .any(|i| visible_column(&i.scope, &c.name).is_some())
-        })
-        .map(|c| c.name.clone())
-        .collect()
-}
-
-/// The position of column `name` in `s` if an unqualified name can reach it.
-fn visible_column(s: &ScopeSource, name: &str) -> Option<usize> {
-    s.columns
-        .iter()
-        .position(|c| c.name.eq_ignore_ascii_case(name))
-        .filter(|ci| !s.using.hidden.contains(ci))
-}
-
-/// `… JOIN right USING (names)`: the ON condition `l.c = right.c AND …` (`l` the latest
-/// source before `right` with a column `c`), and the coalescing of each pair into the
-/// preserved side's column (`right`'s for a RIGHT JOIN). `None` for no columns.
-fn using_join(
-    items: &mut [FromItem],
-    right: &mut FromItem,
-    names: &[String],
-    right_join: bool,
-) -> Result<Option<ast::Expr>> {
-    let unknown = |c: &str| MyError::bad_field(c, "from clause");
-    let mut cond: Option<ast::Expr> = None;
-    for c in names {
-        let (li, lci) = items
-            .iter()
-            .enumerate()
-            .rev()
-            .find_map(|(i, it)| visible_column(&it.scope, c).map(|ci| (i, ci)))
-            .ok_or_else(|| unknown(c))?;
-        let rci = visible_column(&right.scope, c).ok_or_else(|| unknown(c))?;
-        let left = &mut items[li];
-        let qualified = |alias: &str| {
-            ast::Expr::CompoundIdentifier(vec![ast::Ident::new(alias), ast::Ident::new(c)])
-        };
-        let eq = ast::Expr::BinaryOp {
-            left: Box::new(qualified(&left.scope.alias)),
-            op: ast::BinaryOperator::Eq,
-            right: Box::new(qualified(&right.scope.alias)),
-        };
-        if right_join {
-            left.scope.using.hidden.push(lci);
-            right.scope.using.first.push(rci);
-        } else {
-            left.scope.using.first.push(lci);
-            right.scope.using.hidden.push(rci);
-        }
-        cond = Some(match cond {
-            None => eq,
-            Some(p) => ast::Expr::BinaryOp {
-                left: Box::new(p),
-                op: ast::BinaryOperator::And,
-                right: Box::new(eq),
-            },
-        });
-    }
-    Ok(cond)
 }
 
 /// The (source, column) pairs `*` lists, sources in `star_order`: with `coalesce` (an

@@ -123,14 +123,24 @@ SELECT d.name, p.title, e.name AS emp FROM dept d
   LEFT JOIN emp e ON e.id = a.emp_id;
 
 -- parenthesised join trees
--- todo: differs
 SELECT e.name, p.title FROM emp e LEFT JOIN (assign a JOIN proj p ON p.id = a.proj_id) ON a.emp_id = e.id;
--- todo: differs
 SELECT e.name, p.title FROM emp e LEFT JOIN (assign a, proj p) ON a.emp_id = e.id AND p.id = a.proj_id AND p.dept_id = e.dept_id;
+SELECT e.name, p.title, d.name FROM emp e LEFT JOIN (assign a JOIN proj p ON p.id = a.proj_id LEFT JOIN dept d ON d.id = p.dept_id AND d.city = 'Paris') ON a.emp_id = e.id;
+SELECT e.name, p.title FROM emp e LEFT JOIN (assign a LEFT JOIN proj p ON p.id = a.proj_id AND p.dept_id = 2) ON a.emp_id = e.id WHERE p.id IS NULL;
+SELECT e.name, a.hours FROM emp e LEFT JOIN (assign a JOIN proj p ON p.id = a.proj_id) ON a.emp_id = e.id AND a.hours > 10 WHERE e.salary > 1000;
+SELECT COUNT(*), COUNT(p.id) FROM emp e LEFT JOIN (assign a JOIN (proj p JOIN dept d ON d.id = p.dept_id) ON p.id = a.proj_id) ON a.emp_id = e.id;
+-- a RIGHT JOIN after other joins: its left side is a nested join
+SELECT e.name, a.proj_id, d.name FROM emp e JOIN assign a ON a.emp_id = e.id RIGHT JOIN dept d ON d.id = e.dept_id;
+SELECT e.name, p.title, d.name FROM emp e LEFT JOIN assign a ON a.emp_id = e.id LEFT JOIN proj p ON p.id = a.proj_id RIGHT JOIN dept d ON d.id = p.dept_id;
+SELECT d.name, e.name FROM emp e JOIN assign a ON a.emp_id = e.id RIGHT JOIN dept d ON d.id = e.dept_id WHERE e.id IS NULL;
+SELECT * FROM emp e RIGHT JOIN dept d ON d.id = e.dept_id RIGHT JOIN proj p ON p.dept_id = d.id;
+SELECT * FROM dept JOIN proj USING (id) RIGHT JOIN emp USING (id);
+-- a correlated subquery on the NULL-extended side is checked after the join
+SELECT e.name, a.proj_id FROM emp e LEFT JOIN assign a ON a.emp_id = e.id WHERE NOT EXISTS (SELECT 1 FROM proj p WHERE p.id = a.proj_id AND p.dept_id = 1);
+SELECT e.name, a.proj_id FROM assign a RIGHT JOIN emp e ON a.emp_id = e.id WHERE 1 >= (SELECT COUNT(*) FROM proj p WHERE p.id < a.proj_id);
 
 -- mixing comma and JOIN: the comma binds looser, so this ON cannot see e
 SELECT e.name FROM emp e, assign a JOIN proj p ON p.id = a.proj_id AND e.id = a.emp_id;
--- todo: differs
 SELECT e.name, p.title FROM (emp e, assign a) JOIN proj p ON p.id = a.proj_id AND e.id = a.emp_id;
 
 -- ambiguous and unknown columns

@@ -48,6 +48,18 @@ SELECT id FROM ord WHERE cust_id = (SELECT id FROM cust WHERE name = 'Nobody');
 -- scalar subquery in HAVING
 SELECT cust_id, SUM(amount) AS total FROM ord GROUP BY cust_id HAVING SUM(amount) > (SELECT AVG(amount) FROM ord);
 SELECT status, COUNT(*) AS n FROM ord GROUP BY status HAVING COUNT(*) >= (SELECT COUNT(*) FROM cust WHERE region = 'north');
+-- correlated subqueries in an aggregated block read the group's values
+SELECT cust_id, COUNT(*) FROM ord o GROUP BY cust_id HAVING COUNT(*) > (SELECT COUNT(*) FROM cust c WHERE c.id = o.cust_id);
+SELECT o.cust_id, SUM(o.amount), (SELECT c.name FROM cust c WHERE c.id = o.cust_id) AS who FROM ord o GROUP BY o.cust_id;
+SELECT status, COUNT(*) FROM ord o GROUP BY status HAVING EXISTS (SELECT 1 FROM ord p WHERE p.status = o.status AND p.amount > 100);
+SELECT status FROM ord o GROUP BY status ORDER BY (SELECT COUNT(*) FROM ord p WHERE p.status < o.status), status;
+SELECT c.region, (SELECT COUNT(*) FROM ord o WHERE o.cust_id IN (SELECT id FROM cust d WHERE d.region <=> c.region)) AS n FROM cust c GROUP BY c.region;
+SELECT c.id, (SELECT SUM(o.amount) + c.credit FROM ord o WHERE o.cust_id = c.id) FROM cust c GROUP BY c.id, c.credit;
+SELECT cust_id, (SELECT ord.amount FROM cust LIMIT 1) FROM ord GROUP BY cust_id;
+-- an aggregate of the outer block's columns inside a subquery is the outer block's
+SELECT cust_id, (SELECT COUNT(*) FROM cust c WHERE c.credit > MAX(o.amount)) AS n FROM ord o GROUP BY cust_id;
+SELECT COUNT(*), (SELECT MIN(c.id) FROM cust c WHERE c.credit >= SUM(o.amount)) FROM ord o;
+SELECT status FROM ord o GROUP BY status HAVING (SELECT COUNT(*) FROM cust c WHERE c.credit > AVG(o.amount)) > 1;
 
 -- subquery returning more than one row
 SELECT name FROM cust WHERE id = (SELECT cust_id FROM ord WHERE status = 'paid');

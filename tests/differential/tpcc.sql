@@ -377,6 +377,5 @@ SELECT o.o_w_id, o.o_d_id, o.ol_cnt, l.n_lines
   FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS ol_cnt FROM orders GROUP BY o_w_id, o_d_id) o
   JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS n_lines FROM order_line GROUP BY ol_w_id, ol_d_id) l
     ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id;
--- todo: differs
 SELECT o_w_id, o_d_id FROM orders o GROUP BY o_w_id, o_d_id
   HAVING SUM(o_ol_cnt) <> (SELECT COUNT(*) FROM order_line WHERE ol_w_id = o.o_w_id AND ol_d_id = o.o_d_id);

@@ -522,6 +522,9 @@ impl<'a> Binder<'a> {
         star: bool,
         clauses: &[ast::FunctionArgumentClause],
     ) -> Result<Typed> {
+        if let Some(t) = self.outer_aggregate(func, name, args, distinct, star, clauses)? {
+            return Ok(t);
+        }
         if !self.allow_agg || self.agg.is_none() {
             return Err(MyError::new(
                 code::ER_INVALID_GROUP_FUNC_USE,
@@ -596,6 +599,85 @@ impl<'a> Binder<'a> {
             arg_type: arg_ty,
         };
         Ok(self.add_agg(spec, ty, nullable))
+    }
+
+    /// An aggregate in a subquery whose arguments are all columns of one enclosing
+    /// aggregated block (`SELECT (SELECT … WHERE t1.a > MIN(x.d)) FROM t2 x GROUP BY …`)
+    /// belongs to that block, as in MySQL: computed per group there and read here as an
+    /// outer reference. None when the arguments read this block's columns (or none).
+    fn outer_aggregate(
+        &mut self,
+        func: AggFunc,
+        name: &str,
+        args: &[ast::Expr],
+        distinct: bool,
+        star: bool,
+        clauses: &[ast::FunctionArgumentClause],
+    ) -> Result<Option<Typed>> {
+        let Some(planner) = self.planner else {
+            return Ok(None);
+        };
+        if star || args.is_empty() || planner.outer_aggs.borrow().iter().all(|a| a.is_none()) {
+            return Ok(None);
+        }
+        // Do the arguments bind here, without enclosing blocks?
+        let binds_in = |scope: &Scope| {
+            let mut probe = Binder::new(scope, self.params);
+            args.iter().all(|a| probe.bind(a).is_ok())
+        };
+        let here = self.agg.as_ref().map_or(self.scope, |a| a.inner);
+        if binds_in(here) || !contains_column(args) {
+            return Ok(None);
+        }
+        let outer = planner.outer.borrow().clone();
+        for (level, scope) in outer.iter().enumerate().rev() {
+            if !binds_in(scope) {
+                continue;
+            }
+            if planner.outer_aggs.borrow()[level].is_none() {
+                return Ok(None);
+            }
+            // Bound as that block would bind it, into a scratch aggregate context.
+            let mut b = Binder::new(scope, self.params);
+            b.context = self.context;
+            b.forbid_literal_params = self.forbid_literal_params;
+            b.allow_agg = true;
+            b.agg = Some(AggCtx {
+                inner: scope,
+                group_ast: Vec::new(),
+                keys: Vec::new(),
+                aggs: Vec::new(),
+                agg_types: Vec::new(),
+            });
+            let t = b.aggregate(func, name, args, distinct, star, clauses)?;
+            self.param_count = self.param_count.max(b.param_count);
+            let agg = b.agg.take().expect("set above");
+            let (Some(spec), Some((ty, nullable))) = (
+                agg.aggs.into_iter().next(),
+                agg.agg_types.into_iter().next(),
+            ) else {
+                return Ok(None);
+            };
+            let mut aggs = planner.outer_aggs.borrow_mut();
+            let Some(Some(oa)) = aggs.get_mut(level) else {
+                return Ok(None);
+            };
+            let slot = oa.base() + oa.push(OuterAggItem::Agg(spec, ty, nullable));
+            planner
+                .outer_min_ref
+                .set(planner.outer_min_ref.get().min(level));
+            return Ok(Some(Typed::new(
+                Expr::OuterCol {
+                    depth: (outer.len() - level) as u16,
+                    src: 0,
+                    col: slot as u16,
+                    utc: false,
+                },
+                t.ty,
+                t.nullable,
+            )));
+        }
+        Ok(None)
     }
 
     fn row_cmp(&mut self, cmp: CmpOp, l: &[&ast::Expr], r: &[&ast::Expr]) -> Result<Typed> {
@@ -673,9 +755,20 @@ impl<'a> Binder<'a> {
             .planner
             .ok_or_else(|| MyError::not_supported("subqueries here"))?;
         // This block's columns become visible to the subquery as outer references.
+        // (An aggregated block shows its sources; their columns read the group's values.)
         let level = {
             let mut outer = planner.outer.borrow_mut();
-            outer.push(self.scope.clone());
+            match &self.agg {
+                Some(agg) => {
+                    outer.push(agg.inner.clone());
+                    let oa = OuterAgg::new(self, agg);
+                    planner.outer_aggs.borrow_mut().push(Some(oa));
+                }
+                None => {
+                    outer.push(self.scope.clone());
+                    planner.outer_aggs.borrow_mut().push(None);
+                }
+            }
             planner.outer_max_src.borrow_mut().push(None);
             outer.len() - 1
         };
@@ -683,6 +776,13 @@ impl<'a> Binder<'a> {
         let planned = planner.plan_query(q, self.params, None);
         planner.outer.borrow_mut().pop();
         let outer_max_source = planner.outer_max_src.borrow_mut().pop().flatten();
+        let outer_agg = planner.outer_aggs.borrow_mut().pop().flatten();
+        for item in outer_agg.map(|oa| oa.extra).unwrap_or_default() {
+            match item {
+                OuterAggItem::AnyValue(si, ci) => self.any_value(si, ci),
+                OuterAggItem::Agg(spec, ty, nullable) => self.add_agg(spec, ty, nullable),
+            };
+        }
         let min_ref = planner.outer_min_ref.get();
         planner.outer_min_ref.set(min_before.min(min_ref));
         let correlated = min_ref <= level;
@@ -706,6 +806,40 @@ impl<'a> Binder<'a> {
             ty,
             kind != SubqueryKind::Exists,
         ))
+    }
+}
+
+/// Does any of `args` name a column outside its subqueries? (Arguments without one are
+/// never an enclosing block's aggregate.)
+fn contains_column(args: &[ast::Expr]) -> bool {
+    args.iter().any(has_identifier)
+}
+
+/// Does `e` contain a column reference (outside subqueries)?
+fn has_identifier(e: &ast::Expr) -> bool {
+    use ast::Expr as A;
+    match e {
+        A::Identifier(_) | A::CompoundIdentifier(_) => true,
+        A::Value(_) => false,
+        A::Nested(x) | A::UnaryOp { expr: x, .. } | A::IsNull(x) | A::IsNotNull(x) => {
+            has_identifier(x)
+        }
+        A::BinaryOp { left, right, .. } => has_identifier(left) || has_identifier(right),
+        A::Cast { expr, .. } => has_identifier(expr),
+        A::Function(f) => match &f.args {
+            ast::FunctionArguments::List(l) => l.args.iter().any(|a| match a {
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x))
+                | ast::FunctionArg::Named {
+                    arg: ast::FunctionArgExpr::Expr(x),
+                    ..
+                } => has_identifier(x),
+                _ => false,
+            }),
+            _ => false,
+        },
+        A::Subquery(_) | A::Exists { .. } => false,
+        // Anything else: assume it may (the probe binding decides).
+        _ => true,
     }
 }
 
