@@ -575,15 +575,21 @@ pub fn lock_and_read(
         (Some(k), Some(i)) => table.entry_matches(i, k, row, slot, scratch),
         _ => true,
     };
-    let Some(row) = table.read_latest(slot, me) else {
-        return Ok(None);
-    };
-    if !matches_entry(&row, &mut scratch) {
-        return Ok(None);
-    }
-    cx.examined()?;
-    if !check(&row, cx)? {
-        return Ok(None);
+    match table.read_latest(slot, me) {
+        Some(row) => {
+            if !matches_entry(&row, &mut scratch) {
+                return Ok(None);
+            }
+            cx.examined()?;
+            if !check(&row, cx)? {
+                return Ok(None);
+            }
+        }
+        // Another transaction's uncommitted insert: a locking read waits for it (InnoDB's
+        // implicit lock on an inserted record), then reads what it committed — so a
+        // foreign key's parent inserted but not yet committed is waited for, not missed.
+        None if table.pending_by_other(slot, me) => cx.examined()?,
+        None => return Ok(None),
     }
     let txn = match cx.txn.as_deref_mut() {
         Some(t) => t,

@@ -30,7 +30,7 @@
 //! **Cost.** A write to a table without keys, in a server where no table is referenced,
 //! pays one atomic load ([`crate::storage::catalog::Catalog::has_foreign_keys`]).
 
-use super::exec::{ExecCx, ExecError, XResult, storage_err};
+use super::exec::{ExecCx, ExecError, XResult, lock_and_read, storage_err};
 use super::value::{Row, Value};
 use crate::config::vars;
 use crate::error::{MyError, code};
@@ -156,32 +156,17 @@ fn locked_matches(
     first_only: bool,
 ) -> XResult<Vec<(Arc<RowSlot>, Row)>> {
     let key = key_of(table, cols, values);
-    let me = cx.view.me;
     let mut scratch = Vec::new();
     let mut out = Vec::new();
     for slot in candidates(table, cols, &key) {
-        let Some(row) = table.read_latest(&slot, me) else {
-            continue;
-        };
-        if !row_has_key(table, cols, &row, &key, &mut scratch) {
-            continue;
-        }
-        let txn = cx
-            .txn
-            .as_deref_mut()
-            .ok_or_else(|| MyError::internal("foreign key check without a transaction"))?;
-        if !table.lock(txn, &slot, mode).map_err(storage_err)? {
-            continue;
-        }
-        let Some(row) = table.read_latest(&slot, me) else {
-            continue;
-        };
-        if !row_has_key(table, cols, &row, &key, &mut scratch) {
-            continue;
-        }
-        out.push((slot, row));
-        if first_only {
-            break;
+        // (A row another transaction inserted and has not committed is waited for.)
+        let mut check =
+            |row: &Row, _: &mut ExecCx| Ok(row_has_key(table, cols, row, &key, &mut scratch));
+        if let Some(row) = lock_and_read(table, &slot, None, None, mode, None, &mut check, cx)? {
+            out.push((slot, row));
+            if first_only {
+                break;
+            }
         }
     }
     Ok(out)

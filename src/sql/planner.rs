@@ -563,6 +563,7 @@ impl<'a> Planner<'a> {
             .cloned()
             .collect();
         let (mut items, mut star_order) = self.from_clause(&from, params)?;
+        from::simplify_outer_joins(&mut items, sel.selection.as_ref());
         let straight = from.iter().any(|t| {
             t.joins
                 .iter()

@@ -262,6 +262,12 @@ impl Table {
         st.latest(me).cloned()
     }
 
+    /// Does a transaction other than `me` have an uncommitted version of the row (an
+    /// insert, update or delete it has not committed yet)?
+    pub fn pending_by_other(&self, slot: &RowSlot, me: u64) -> bool {
+        slot.state.lock().pending_by_other(me).is_some()
+    }
+
     /// Primary-key range scan, in key order (or reverse).
     pub fn scan_primary<'a>(
         &'a self,

@@ -135,6 +135,16 @@ SELECT e.name, p.title, d.name FROM emp e LEFT JOIN assign a ON a.emp_id = e.id 
 SELECT d.name, e.name FROM emp e JOIN assign a ON a.emp_id = e.id RIGHT JOIN dept d ON d.id = e.dept_id WHERE e.id IS NULL;
 SELECT * FROM emp e RIGHT JOIN dept d ON d.id = e.dept_id RIGHT JOIN proj p ON p.dept_id = d.id;
 SELECT * FROM dept JOIN proj USING (id) RIGHT JOIN emp USING (id);
+-- a WHERE that rejects NULL-extended rows makes the outer join inner; one that does not, does not
+SELECT e.name, d.name FROM emp e LEFT JOIN dept d ON d.id = e.dept_id WHERE d.city = 'Paris';
+SELECT e.name, d.name FROM emp e LEFT JOIN dept d ON d.id = e.dept_id WHERE d.city IS NULL;
+SELECT e.name, d.name FROM emp e LEFT JOIN dept d ON d.id = e.dept_id WHERE d.city <=> NULL;
+SELECT e.name, d.name FROM emp e LEFT JOIN dept d ON d.id = e.dept_id WHERE d.city = 'Paris' OR e.id > 3;
+SELECT e.name, d.name FROM emp e LEFT JOIN dept d ON d.id = e.dept_id WHERE COALESCE(d.city, 'Paris') = 'Paris';
+SELECT e.name, p.title FROM emp e LEFT JOIN (assign a JOIN proj p ON p.id = a.proj_id) ON a.emp_id = e.id WHERE p.dept_id IN (1, 2);
+SELECT e.name, p.title, d.name FROM emp e LEFT JOIN (assign a LEFT JOIN proj p ON p.id = a.proj_id) ON a.emp_id = e.id LEFT JOIN dept d ON d.id = p.dept_id WHERE a.hours BETWEEN 5 AND 40;
+SELECT d.name, e.name FROM emp e RIGHT JOIN dept d ON d.id = e.dept_id WHERE e.salary > 1000;
+SELECT COUNT(*) FROM emp x, (emp e JOIN assign a ON a.emp_id = e.id) RIGHT JOIN dept d ON d.id = e.dept_id WHERE x.id = e.id;
 -- a correlated subquery on the NULL-extended side is checked after the join
 SELECT e.name, a.proj_id FROM emp e LEFT JOIN assign a ON a.emp_id = e.id WHERE NOT EXISTS (SELECT 1 FROM proj p WHERE p.id = a.proj_id AND p.dept_id = 1);
 SELECT e.name, a.proj_id FROM assign a RIGHT JOIN emp e ON a.emp_id = e.id WHERE 1 >= (SELECT COUNT(*) FROM proj p WHERE p.id < a.proj_id);

@@ -39,6 +39,9 @@ pub(super) struct FromItem {
     pub inner_on: Vec<(ast::Expr, Option<usize>)>,
     /// Which comma-separated item of the FROM list it belongs to.
     pub comma_group: usize,
+    /// The innermost nested group it is in, not counting the one it starts (its first
+    /// source; None: none).
+    pub within: Option<usize>,
 }
 
 impl FromItem {
@@ -50,6 +53,7 @@ impl FromItem {
             on_ast: None,
             inner_on: Vec::new(),
             comma_group: 0,
+            within: None,
         }
     }
 }
@@ -121,7 +125,10 @@ impl Flat {
                     .take()
                     .ok_or_else(|| MyError::internal("FROM item placed twice"))?;
                 self.position[i] = self.items.len();
-                self.items.push(item);
+                self.items.push(FromItem {
+                    within: group,
+                    ..item
+                });
             }
             FromTree::Join {
                 left,
@@ -139,11 +146,11 @@ impl Flat {
                 }
                 TreeJoin::Left => {
                     self.place(*left, group)?;
-                    self.outer(*right, on)?;
+                    self.outer(*right, on, group)?;
                 }
                 TreeJoin::Right => {
                     self.place(*right, group)?;
-                    self.outer(*left, on)?;
+                    self.outer(*left, on, group)?;
                 }
             },
         }
@@ -151,7 +158,12 @@ impl Flat {
     }
 
     /// The inner side of an outer join: one source, or a nested group.
-    fn outer(&mut self, t: FromTree, on: Option<Box<ast::Expr>>) -> Result<()> {
+    fn outer(
+        &mut self,
+        t: FromTree,
+        on: Option<Box<ast::Expr>>,
+        group: Option<usize>,
+    ) -> Result<()> {
         let first = self.items.len();
         self.place(t, Some(first))?;
         let last = self.items.len() - 1;
@@ -159,8 +171,112 @@ impl Flat {
         it.source.join = JoinKind::Left;
         it.source.nest_end = (last > first).then_some(last);
         it.on_ast = on.map(|e| *e);
+        it.within = group;
         Ok(())
     }
+}
+
+/// Outer joins that WHERE makes inner, as MySQL does: when a WHERE conjunct is false or
+/// NULL for a NULL-extended row of an outer join's inner side (a comparison, IS NOT NULL,
+/// BETWEEN, IN or LIKE on one of its columns), no NULL-extended row survives, and the join
+/// is an inner join — which the planner may then reorder and read by the best index. Its
+/// ON (and the conditions of the joins nested in it) move to the enclosing level.
+pub(super) fn simplify_outer_joins(items: &mut [FromItem], selection: Option<&ast::Expr>) {
+    let Some(w) = selection else { return };
+    let mut conj = Vec::new();
+    ast_conjuncts(w, &mut conj);
+    let rejected: Vec<usize> = conj
+        .iter()
+        .flat_map(|c| null_rejected_operands(c))
+        .filter_map(|e| resolve_source(items, e))
+        .collect();
+    if rejected.is_empty() {
+        return;
+    }
+    // Innermost groups first (the latest first source), so that a group's conditions move
+    // out step by step.
+    for s in (0..items.len()).rev() {
+        if items[s].source.join != JoinKind::Left {
+            continue;
+        }
+        let last = items[s].source.nest_end.unwrap_or(s);
+        if !rejected.iter().any(|&r| (s..=last).contains(&r)) {
+            continue;
+        }
+        let up = items[s].within;
+        let it = &mut items[s];
+        it.source.join = JoinKind::Inner;
+        it.source.nest_end = None;
+        if let Some(on) = it.on_ast.take() {
+            items[last].inner_on.push((on, up));
+        }
+        for it in items.iter_mut() {
+            if it.within == Some(s) {
+                it.within = up;
+            }
+            for (_, g) in it.inner_on.iter_mut() {
+                if *g == Some(s) {
+                    *g = up;
+                }
+            }
+        }
+    }
+}
+
+/// The AND-ed parts of `e`.
+fn ast_conjuncts<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+    match e {
+        ast::Expr::BinaryOp {
+            left,
+            op: ast::BinaryOperator::And,
+            right,
+        } => {
+            ast_conjuncts(left, out);
+            ast_conjuncts(right, out);
+        }
+        ast::Expr::Nested(x) => ast_conjuncts(x, out),
+        _ => out.push(e),
+    }
+}
+
+/// The columns that `c` is false or NULL for when they are NULL: the bare operands of a
+/// comparison (not `<=>`), IS NOT NULL, BETWEEN, IN or LIKE.
+fn null_rejected_operands(c: &ast::Expr) -> Vec<&ast::Expr> {
+    use ast::BinaryOperator as B;
+    let bare = |e: &ast::Expr| {
+        matches!(
+            e,
+            ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_)
+        )
+    };
+    let operands: Vec<&ast::Expr> = match c {
+        ast::Expr::BinaryOp {
+            left,
+            op: B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq,
+            right,
+        } => vec![left, right],
+        ast::Expr::IsNotNull(e)
+        | ast::Expr::Between { expr: e, .. }
+        | ast::Expr::InList { expr: e, .. }
+        | ast::Expr::Like { expr: e, .. } => vec![e],
+        _ => Vec::new(),
+    };
+    operands.into_iter().filter(|e| bare(e)).collect()
+}
+
+/// The item a column name resolves to (None: unknown or ambiguous, or another block's).
+fn resolve_source(items: &[FromItem], e: &ast::Expr) -> Option<usize> {
+    let (table, col) = match e {
+        ast::Expr::Identifier(c) => (None, &c.value),
+        ast::Expr::CompoundIdentifier(p) if p.len() == 2 => (Some(&p[0].value), &p[1].value),
+        _ => return None,
+    };
+    let mut found = items.iter().enumerate().filter(|(_, it)| {
+        table.is_none_or(|t| it.scope.alias.eq_ignore_ascii_case(t))
+            && visible_column(&it.scope, col).is_some()
+    });
+    let one = found.next()?.0;
+    found.next().is_none().then_some(one)
 }
 
 /// Where conjunct `c` can be checked: at the level of its last source (subqueries'
