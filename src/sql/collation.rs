@@ -1,14 +1,15 @@
 //! Collations: how character data compares, sorts, groups and matches `LIKE`.
 //!
 //! Quire holds all character data as utf8mb4 bytes; a [`Collation`] only changes how those
-//! bytes compare. Every collation is one of two *rules*, each with or without `PAD SPACE`:
+//! bytes compare. Every collation is one of three *rules*, each with or without `PAD SPACE`:
 //!
 //! | collations | rule | pad |
 //! |---|---|---|
 //! | `binary`, `utf8mb4_0900_bin` | bytes | NO PAD |
 //! | `utf8mb4_bin`, `utf8mb3_bin`, `latin1_bin` | bytes (= code point order for valid UTF-8) | PAD SPACE |
-//! | `utf8mb4_general_ci`, `utf8mb4_unicode_ci`, `utf8mb3_general_ci`, `latin1_swedish_ci`, `ascii_general_ci` | general_ci weights | PAD SPACE |
+//! | `utf8mb4_general_ci`, `utf8mb3_general_ci`, `latin1_swedish_ci`, `ascii_general_ci` | general_ci weights | PAD SPACE |
 //! | `utf8mb4_0900_ai_ci` | general_ci weights (approximation) | NO PAD |
+//! | `utf8mb4_unicode_ci` | UCA 4.0.0 weights (`collation/uca.rs`) | PAD SPACE |
 //!
 //! **general_ci weights** are MySQL's `utf8mb4_general_ci` sort weights, one 16-bit weight per
 //! character, taken from the real server (`WEIGHT_STRING(c COLLATE utf8mb4_general_ci)` for
@@ -16,6 +17,18 @@
 //! common Latin accents fold away (`a` = `A` = `á` = `Ä`, `ß` = `s`, `ı` = `i`), while some
 //! letters stay distinct (`Æ`, `Ø`, `Đ`, `Þ`). As in MySQL, every supplementary character
 //! (emoji, U+10000 and up) weighs U+FFFD under general_ci, so all emoji compare equal.
+//!
+//! **UCA 4.0.0 weights** are MariaDB 10.11's `utf8mb4_unicode_ci` (MySQL's as well), exact
+//! for every character: taken from the real server for every BMP code point (the table and
+//! its generator, `tools/uca_table.py`, are described in `collation/uca.rs`), implicit weights of CJK
+//! ideographs and unassigned code points computed as UCA does, `FFFD` for every
+//! supplementary character as in MariaDB. A character weighs a *sequence* of weights: one
+//! for most, several for expansions (`ß` = `ss`, `ﬁ` = `fi`, `Œ` = `oe`; `Æ` is a letter of
+//! its own between `A` and `B`), none for ignorables (most controls, format characters and
+//! combining marks: `'e\u{301}'` = `'é'`). Strings compare as weight streams, so the order
+//! is UCA's: punctuation < symbols < digits < letters (`'_' < '0' < 'a'`). Comparison,
+//! sorting, grouping, keys, `LIKE`, `LOCATE`/`INSTR` and `FIELD` are exact (`FIND_IN_SET`
+//! compares with general_ci weights whatever the collation, as before).
 //!
 //! **`utf8mb4_0900_ai_ci` is approximated**: MySQL uses the full UCA 9.0.0 (`ß` = `ss`,
 //! `Æ` = `ae`, distinct emoji). Quire uses the general_ci weights with NO PAD, except that
@@ -26,8 +39,9 @@
 //! letters, general_ci by code point (`'_' > 'A'` here, `'_' < 'a'` in MySQL 8).
 //!
 //! **PAD SPACE** compares as if the shorter string were padded with spaces: `'a' = 'a  '`, and
-//! `'a\t' < 'a'` because TAB sorts before space. **NO PAD** compares the strings as they are
-//! (`'a' < 'a '`).
+//! `'a\t' < 'a'` because TAB sorts before space. Under UCA the padding is the space
+//! *weight*, so every character weighing exactly a space pads too (`'a' = 'a\u{A0}'`).
+//! **NO PAD** compares the strings as they are (`'a' < 'a '`).
 //!
 //! **Invalid UTF-8** never panics: an undecodable byte `b` is its own character with weight
 //! `0xD800 + b` (a surrogate, which no valid character has), so every byte string has a total
@@ -41,13 +55,18 @@
 //! another), so keys can be concatenated. Each character becomes a *token*:
 //!
 //! - bytes rule: byte `b` ≤ 0xFD → `b+1`; 0xFE → `FF 01`; 0xFF → `FF 02`;
-//! - weight rule: weight `w` < 0x7F → `w+1`; else `80+(w>>16), (w>>8)&FF, w&FF` (3 bytes).
+//! - general_ci weights: weight `w` < 0x7F → `w+1`; else `80+(w>>16), (w>>8)&FF, w&FF`
+//!   (3 bytes);
+//! - UCA weights: *each weight* (not each character) → `w` as 2 bytes big endian. Every
+//!   weight is at least `0201`, so a token never starts with `00` or `01`; an ignorable
+//!   character adds nothing, an expansion several tokens.
 //!
 //! A NO PAD key ends with `00`, which sorts below every token, so `'a' < 'ab'`.
 //!
 //! A PAD SPACE key cannot simply drop trailing spaces (`'a\t' < 'a'` but `"a\t" > "a"` as
 //! bytes). Instead a run of `n` spaces that is followed by a character `c` becomes the
-//! *run token* `21, L|G, len(n)` where `21` is the space token, `L` = `01` if `c` sorts below
+//! *run token* `21, L|G, len(n)` where `21` is the space token (`02 09`, the space weight,
+//! under UCA, where "space" and `c` are weights of the stream), `L` = `01` if `c` sorts below
 //! space and `G` = `03` if above; `len(n)` is `n` as one byte (n < 255) or `FF` + 4 bytes big
 //! endian, bit-inverted after `G` (a longer run followed by a bigger character is smaller).
 //! The key ends with `21 02` (`E`): the end of a string behaves like an endless run of
@@ -59,6 +78,13 @@
 //! 'Ab  ' → 42 43 21 02            (same key: equal)
 //! 'a b'  → 42 21 03 FE 43 21 02   (run of 1 space before 'B', inverted length)
 //! 'a\t'  → 42 0A 21 02            (0A < 21: sorts before 'a')
+//! ```
+//!
+//! and under `utf8mb4_unicode_ci`:
+//!
+//! ```text
+//! 'a b'  → 0E 33 02 09 03 FE 0E 4A 02 09 02
+//! 'ß'    → 0F EA 0F EA 02 09 02     (= 'ss')
 //! ```
 //!
 //! ## Case mapping
@@ -75,7 +101,12 @@
 //! Comparison is on the hot path of every index lookup, sort and join. [`cmp`] never
 //! allocates: the bytes rules are a `memcmp` plus a scan of the longer tail; the weight rules
 //! compare ASCII byte pairs through a 256-entry fold table and decode UTF-8 only when a
-//! non-ASCII byte shows up.
+//! non-ASCII byte shows up. UCA compares two weight streams (a scanner per string that
+//! yields one weight at a time from a slice of the table), with the same ASCII pair shortcut
+//! through its own 128-entry table.
+
+mod uca;
+mod uca_table;
 
 use super::types::Collation;
 use std::cmp::Ordering;
@@ -89,6 +120,8 @@ enum Rule {
     GeneralCi,
     /// general_ci weights for the BMP; supplementary characters weigh their code point.
     AiCi,
+    /// UCA 4.0.0 primary weights (`utf8mb4_unicode_ci`, see [`uca`]).
+    Uca,
 }
 
 #[inline]
@@ -96,8 +129,8 @@ fn rule_of(coll: Collation) -> (Rule, bool) {
     match coll {
         Collation::Binary | Collation::Utf8mb4_0900Bin => (Rule::Bytes, false),
         Collation::Utf8mb4Bin | Collation::Utf8mb3Bin | Collation::Latin1Bin => (Rule::Bytes, true),
+        Collation::Utf8mb4UnicodeCi => (Rule::Uca, true),
         Collation::Utf8mb4GeneralCi
-        | Collation::Utf8mb4UnicodeCi
         | Collation::Utf8mb3GeneralCi
         | Collation::Latin1SwedishCi
         | Collation::AsciiGeneralCi => (Rule::GeneralCi, true),
@@ -186,7 +219,18 @@ pub fn cmp(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
     match rule_of(coll) {
         (Rule::Bytes, false) => a.cmp(b),
         (Rule::Bytes, true) => cmp_bytes_pad(a, b),
+        (Rule::Uca, pad) => uca::cmp(a, b, common_prefix(a, b), pad),
         (rule, pad) => cmp_weights(a, b, rule, pad),
+    }
+}
+
+/// Compares two strings under `coll` without PAD SPACE (MySQL's `strnncoll`, as the
+/// string functions that search use it: `'a ' > 'a'`, and `'ss' = 'ß'` under unicode_ci).
+pub fn cmp_no_pad(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
+    match rule_of(coll) {
+        (Rule::Bytes, _) => a.cmp(b),
+        (Rule::Uca, _) => uca::cmp(a, b, common_prefix(a, b), false),
+        (rule, _) => cmp_weights(a, b, rule, false),
     }
 }
 
@@ -221,15 +265,20 @@ fn cmp_bytes_pad(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
-fn cmp_weights(a: &[u8], b: &[u8], rule: Rule, pad: bool) -> Ordering {
-    // Identical bytes weigh the same: skip the common prefix, then back up to just after
-    // its last ASCII byte, which always ends a character in both strings (a multi-byte
-    // character may straddle the first difference).
-    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let mut start = common;
+/// The length of the common prefix of `a` and `b` that ends a character in both: identical
+/// bytes weigh the same, so comparisons skip them, backing up to just after the last ASCII
+/// byte (a multi-byte character may straddle the first difference).
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     while start > 0 && a.get(start - 1).is_some_and(|&c| c >= 0x80) {
         start -= 1;
     }
+    start
+}
+
+fn cmp_weights(a: &[u8], b: &[u8], rule: Rule, pad: bool) -> Ordering {
+    let start = common_prefix(a, b);
     let (mut i, mut j) = (start, start);
     while let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) {
         if (x | y) < 0x80 {
@@ -290,8 +339,9 @@ fn push_weight_token(w: u32, out: &mut Vec<u8>) {
     }
 }
 
-/// A run of `n` spaces followed by a character that sorts below (`less`) or above space.
-fn push_run(n: usize, less: bool, out: &mut Vec<u8>) {
+/// A run of `n` spaces (`space`: the space token) followed by a character that sorts below
+/// (`less`) or above space.
+fn push_run(space: &[u8], n: usize, less: bool, out: &mut Vec<u8>) {
     let mut len = [0u8; 5];
     let used = if n < 0xFF {
         len[0] = n as u8;
@@ -301,7 +351,7 @@ fn push_run(n: usize, less: bool, out: &mut Vec<u8>) {
         len[1..].copy_from_slice(&(n.min(u32::MAX as usize) as u32).to_be_bytes());
         5
     };
-    out.push(SPACE_TOKEN);
+    out.extend_from_slice(space);
     if less {
         out.push(RUN_LESS);
         out.extend_from_slice(&len[..used]);
@@ -315,6 +365,9 @@ fn push_run(n: usize, less: bool, out: &mut Vec<u8>) {
 /// is [`cmp`] order, and keys are equal exactly when the strings compare equal.
 pub fn weight_key(s: &[u8], coll: Collation, out: &mut Vec<u8>) {
     let (rule, pad) = rule_of(coll);
+    if rule == Rule::Uca {
+        return uca::weight_key(s, pad, out);
+    }
     out.reserve(s.len() + 2);
     let mut spaces = 0usize;
     let mut i = 0;
@@ -350,7 +403,7 @@ pub fn weight_key(s: &[u8], coll: Collation, out: &mut Vec<u8>) {
             continue;
         }
         if spaces > 0 {
-            push_run(spaces, w < 0x20, out);
+            push_run(&[SPACE_TOKEN], spaces, w < 0x20, out);
             spaces = 0;
         }
         match rule {
@@ -394,6 +447,9 @@ pub fn like(text: &[u8], pattern: &[u8], escape: u8, coll: Collation) -> bool {
         }
     };
     let same = |x: u32, y: u32| -> bool {
+        if rule == Rule::Uca {
+            return uca::like_same(x, y);
+        }
         x == y
             || (rule != Rule::Bytes && !by_byte && {
                 let fx = if x < 0x80 {
@@ -551,6 +607,26 @@ pub fn truncate_chars(s: &[u8], n: usize) -> &[u8] {
         count += 1;
     }
     s.get(..i).unwrap_or(s)
+}
+
+/// `count` pairs of random strings of up to `len_max` characters of `alphabet` (xorshift
+/// from `seed`), for the tests that check comparison against keys or a reference.
+#[cfg(test)]
+fn random_pairs(alphabet: &[&str], seed: u64, count: usize, len_max: u64) -> Vec<(String, String)> {
+    let mut x = seed;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut make = || {
+        let n = next() % (len_max + 1);
+        (0..n)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect::<String>()
+    };
+    (0..count).map(|_| (make(), make())).collect()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -813,6 +889,150 @@ mod tests {
     }
 
     #[test]
+    fn unicode_ci_matches_mariadb() {
+        // Each checked against MariaDB 10.11 (`SELECT x = y COLLATE utf8mb4_unicode_ci`).
+        let c = Utf8mb4UnicodeCi;
+        let eq = |a: &str, b: &str| check_pair(a.as_bytes(), b.as_bytes(), c) == Equal;
+        // Expansions.
+        assert!(eq("ß", "ss"));
+        assert!(eq("Straße", "STRASSE"));
+        assert!(eq("ﬁ", "fi"));
+        assert!(eq("Œ", "oe"));
+        assert!(eq("ŉ", "ʼn"));
+        assert!(!eq("ß", "s"));
+        assert!(!eq("Æ", "ae")); // Æ is a letter of its own, between A and B
+        assert_eq!(check_pair("Æ".as_bytes(), b"az", c), Greater);
+        assert_eq!(check_pair("Æ".as_bytes(), b"b", c), Less);
+        assert_eq!(check_pair("ß".as_bytes(), b"st", c), Less);
+        assert_eq!(check_pair("ßa".as_bytes(), b"ss", c), Greater);
+        assert_eq!(check_pair("ß".as_bytes(), b"ssa", c), Less);
+        // Case and accents fold; letters general_ci keeps apart do not always.
+        assert!(eq("Ä", "a"));
+        assert!(eq("ǅ", "dž"));
+        assert!(!eq("Ø", "o"));
+        // Ignorables weigh nothing.
+        assert!(eq("", "\u{0}"));
+        assert!(eq("a", "a\u{0}"));
+        assert!(eq("a", "\u{0}a\u{1}\u{200B}"));
+        assert!(eq("é", "e\u{301}")); // combining marks are ignorable at the primary level
+        assert!(!eq("a", "a\u{AD}")); // the soft hyphen is not
+        assert!(eq("a ", "a\u{0}"));
+        // PAD SPACE, with every character that weighs a space.
+        assert!(eq("a", "a  "));
+        assert!(eq("a", "a\u{A0}"));
+        assert_eq!(check_pair(b"a\t", b"a", c), Less);
+        assert_eq!(check_pair("a\u{85}".as_bytes(), b"a", c), Less);
+        assert_eq!(check_pair(b"a\x01", b"a", c), Equal);
+        // Order across classes: punctuation < symbols < digits < letters.
+        assert_eq!(check_pair(b"_", b"0", c), Less);
+        assert_eq!(check_pair(b"0", b"a", c), Less);
+        assert_eq!(check_pair(b"!", b"_", c), Greater);
+        assert_eq!(check_pair(b"9", b"A", c), Less);
+        assert_eq!(check_pair(b"$", b"0", c), Less);
+        assert_eq!(check_pair(b"+", b"#", c), Greater);
+        // Supplementary characters all weigh FFFD: after every BMP character, CJK included.
+        assert!(eq("😀", "😁"));
+        assert_eq!(check_pair("😀".as_bytes(), b"z", c), Greater);
+        assert_eq!(check_pair("😀".as_bytes(), "一".as_bytes(), c), Greater);
+        assert!(!eq("😀", "\u{FFFD}"));
+        // Implicit weights: CJK by code point, compatibility ideographs as their target.
+        assert_eq!(check_pair("一".as_bytes(), "丁".as_bytes(), c), Less);
+        assert!(eq("\u{F900}", "\u{8C48}"));
+        assert!(eq("\u{2E80}", "\u{4E36}"));
+    }
+
+    #[test]
+    fn unicode_ci_like() {
+        // Per character, as MariaDB's my_wildcmp_uca (each checked on MariaDB 10.11).
+        let c = Utf8mb4UnicodeCi;
+        let l = |t: &str, p: &str| like(t.as_bytes(), p.as_bytes(), b'\\', c);
+        assert!(!l("ß", "ss"));
+        assert!(!l("ß", "s_"));
+        assert!(!l("ß", "s%"));
+        assert!(!l("ss", "ß"));
+        assert!(l("ß", "_"));
+        assert!(l("ß", "ß"));
+        assert!(!l("Straße", "STRASSE"));
+        assert!(!l("ﬁ", "fi"));
+        assert!(l("a", "A"));
+        assert!(l("ä", "a"));
+        assert!(l("ÄBC", "%b_"));
+        assert!(!l("a\u{0}", "a"));
+        assert!(!l("a", "a\u{0}"));
+        assert!(l("a\u{0}", "a_"));
+        assert!(l("\u{0}", "\u{1}"));
+        assert!(!l("😀", "😁"));
+        assert!(l("😀", "_"));
+        assert!(!l("😀", "\u{FFFD}"));
+        assert!(l("一", "一"));
+        assert!(!l("\u{F900}", "\u{8C48}"));
+        assert!(l("\u{F900}", "\u{F900}"));
+        assert!(!l("a ", "a"));
+    }
+
+    #[test]
+    fn unicode_ci_keys() {
+        let c = Utf8mb4UnicodeCi;
+        // Two bytes per weight; a space run is the space weight 02 09 then L/E/G.
+        assert_eq!(key("a", c), vec![0x0E, 0x33, 0x02, 0x09, 0x02]);
+        assert_eq!(key("A  ", c), key("a", c));
+        assert_eq!(key("ß", c), key("SS", c));
+        assert_eq!(
+            key("a b", c),
+            vec![
+                0x0E, 0x33, 0x02, 0x09, 0x03, 0xFE, 0x0E, 0x4A, 0x02, 0x09, 0x02
+            ]
+        );
+        assert_eq!(key("\u{0}", c), key("", c));
+        let words = [
+            "",
+            " ",
+            "\t",
+            " \t",
+            "a",
+            "a ",
+            "a\t",
+            "a \t",
+            "a\u{A0}",
+            "a\u{A0}b",
+            "a b",
+            "ab",
+            "ß",
+            "ss",
+            "s",
+            "st",
+            "ß ",
+            "ßa",
+            "Straße",
+            "strasse",
+            "ﬁ",
+            "fi",
+            "Œ",
+            "oe",
+            "æ",
+            "_",
+            "-",
+            "0",
+            "9",
+            "😀",
+            "一",
+            "\u{0}",
+            "a\u{0}",
+            "\u{85}",
+            "a\u{2028}",
+            "\u{FDFB}",
+        ];
+        for x in words {
+            for y in words {
+                check_pair(x.as_bytes(), y.as_bytes(), c);
+            }
+        }
+        // Undecodable bytes are characters of their own.
+        assert_eq!(check_pair(b"a\xff", b"a\xfe", c), Greater);
+        assert_ne!(cmp(b"\xed\xa0\x80", "\u{5800}".as_bytes(), c), Equal);
+    }
+
+    #[test]
     fn bin_collations() {
         assert_eq!(check_pair(b"a", b"A", Utf8mb4Bin), Greater);
         assert_eq!(check_pair(b"a", b"a ", Utf8mb4Bin), Equal);
@@ -905,25 +1125,12 @@ mod tests {
 
     #[test]
     fn random_strings_agree_with_keys() {
-        // xorshift over a small alphabet that exercises spaces, controls, case and accents.
-        let alphabet: [&str; 12] = [
-            "a", "A", " ", "\t", "b", "é", "E", "ß", "s", "😀", "\u{0}", "\u{ff}",
+        // A small alphabet that exercises spaces, controls, case, accents and expansions.
+        let alphabet = [
+            "a", "A", " ", "\t", "b", "é", "E", "ß", "s", "😀", "\u{0}", "\u{ff}", "S", "ﬁ", "f",
+            "i", "\u{A0}", "_", "0", "\u{AD}",
         ];
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for _ in 0..3000 {
-            let mut make = || {
-                let n = (next() % 6) as usize;
-                (0..n)
-                    .map(|_| alphabet[(next() % 12) as usize])
-                    .collect::<String>()
-            };
-            let (a, b) = (make(), make());
+        for (a, b) in random_pairs(&alphabet, 0x9E37_79B9_7F4A_7C15, 3000, 5) {
             for coll in Collation::ALL {
                 check_pair(a.as_bytes(), b.as_bytes(), coll);
             }

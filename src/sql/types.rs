@@ -26,7 +26,7 @@ pub enum Collation {
     Utf8mb4_0900AiCi,
     /// `utf8mb4_0900_bin`.
     Utf8mb4_0900Bin,
-    /// `utf8mb4_unicode_ci`: treated as general_ci (PAD SPACE).
+    /// `utf8mb4_unicode_ci`: MySQL's UCA 4.0.0 collation (PAD SPACE), exact.
     Utf8mb4UnicodeCi,
     /// `utf8mb3_general_ci` (a.k.a. `utf8_general_ci`).
     Utf8mb3GeneralCi,

@@ -50,7 +50,6 @@ SELECT COUNT(DISTINCT name COLLATE utf8mb4_bin) AS n FROM co;
 SELECT COLLATION('a' COLLATE utf8mb4_bin) AS c;
 
 -- utf8mb4_unicode_ci expands ß to ss; general_ci maps it to s
--- todo: differs
 SELECT 'ß' = 'ss' COLLATE utf8mb4_unicode_ci AS a, 'ß' = 's' COLLATE utf8mb4_general_ci AS b, 'Straße' = 'STRASSE' COLLATE utf8mb4_unicode_ci AS c;
 
 -- comparisons as binary strings are exact
@@ -66,7 +65,6 @@ CREATE TABLE cx (id INT PRIMARY KEY, name VARCHAR(20) COLLATE utf8mb4_unicode_ci
 INSERT INTO cx VALUES (1, 'APPLE'), (2, 'Straße');
 SELECT co.id AS a FROM co JOIN cx ON co.name = cx.name;
 SELECT co.id AS a, cx.id AS b FROM co JOIN cx ON co.name = cx.name COLLATE utf8mb4_general_ci;
--- todo: differs
 SELECT id FROM cx WHERE name = 'strasse';
 SELECT co.id AS a, cb.id AS b FROM co JOIN cb ON co.name = cb.name COLLATE utf8mb4_general_ci WHERE co.id = 1;
 SELECT 'a' COLLATE latin1_swedish_ci AS a;
@@ -109,3 +107,45 @@ INSERT INTO cpk VALUES ('KEY', 2);
 INSERT INTO cpk VALUES ('kéy', 2);
 INSERT INTO cpk VALUES ('KEY', 2) ON DUPLICATE KEY UPDATE v = v + 10;
 SELECT name, v FROM cpk;
+
+-- utf8mb4_unicode_ci is UCA 4.0.0: expansions (ß = ss, ﬁ = fi, Œ = oe), Æ a letter of its own, punctuation < digits < letters
+SELECT 'ß' = 'ss' COLLATE utf8mb4_unicode_ci AS a, '_' < 'a' COLLATE utf8mb4_unicode_ci AS b, '_' < 'a' COLLATE utf8mb4_general_ci AS c, 'e' = 'é' COLLATE utf8mb4_unicode_ci AS d, 'a' = 'a ' COLLATE utf8mb4_unicode_ci AS e;
+CREATE TABLE cuni (id INT PRIMARY KEY, s VARCHAR(20) COLLATE utf8mb4_unicode_ci, KEY k_s (s));
+INSERT INTO cuni VALUES (1, 'b'), (2, 'A'), (3, '_x'), (4, '9'), (5, '#'), (6, 'ß'), (7, 'ss'), (8, 'st'), (9, 'sz'), (10, 'æ'), (11, 'ae'), (12, 'Æ'), (13, 'a b'), (14, 'ab'), (15, '-'), (16, 'Œ'), (17, 'oe'), (18, 'é'), (19, 'e'), (20, ' '), (21, '(x)'), (22, '10'), (23, 'straße'), (24, 'STRASSE'), (25, 'ﬁ'), (26, 'fi'), (27, 'a\t'), (28, 'a'), (29, ''), (30, 'Z');
+SELECT id, s FROM cuni ORDER BY s, id;
+SELECT id FROM cuni ORDER BY s DESC, id;
+SELECT MIN(id) AS first, COUNT(*) AS n FROM cuni GROUP BY s ORDER BY first;
+SELECT COUNT(DISTINCT s) AS n FROM cuni;
+SELECT COUNT(*) AS n FROM (SELECT DISTINCT s FROM cuni) d;
+SELECT id FROM cuni WHERE s = 'SS' ORDER BY id;
+SELECT id FROM cuni WHERE s = 'STRASSE' ORDER BY id;
+SELECT id FROM cuni WHERE s IN ('FI', 'OE', 'AE') ORDER BY id;
+SELECT id FROM cuni WHERE s > 'r' AND s < 't' ORDER BY id;
+SELECT id FROM cuni WHERE s BETWEEN '0' AND '9z' ORDER BY id;
+SELECT id FROM cuni WHERE s < '0' ORDER BY id;
+SELECT id FROM cuni WHERE s >= 'a' AND s < 'b' ORDER BY id;
+SELECT a.id AS a, b.id AS b FROM cuni a JOIN cuni b ON a.s = b.s AND a.id < b.id ORDER BY a.id, b.id;
+
+-- LIKE under unicode_ci matches character by character: ß is one character, not two
+SELECT 'ß' LIKE 'ss' COLLATE utf8mb4_unicode_ci AS a, 'ß' LIKE 's_' COLLATE utf8mb4_unicode_ci AS b, 'ss' LIKE 'ß' COLLATE utf8mb4_unicode_ci AS c, 'ß' LIKE '_' COLLATE utf8mb4_unicode_ci AS d, 'Ä' LIKE 'a' COLLATE utf8mb4_unicode_ci AS e, 'ﬁ' LIKE 'fi' COLLATE utf8mb4_unicode_ci AS f;
+SELECT id FROM cuni WHERE s LIKE 's%' ORDER BY id;
+SELECT id FROM cuni WHERE s LIKE 's_' ORDER BY id;
+SELECT id FROM cuni WHERE s LIKE '_' ORDER BY id;
+SELECT id FROM cuni WHERE s LIKE '%SSE' ORDER BY id;
+SELECT id FROM cuni WHERE s LIKE 'a%' ORDER BY id;
+
+-- string functions search with the collation, without PAD SPACE
+SELECT LOCATE('ss', 'Straße' COLLATE utf8mb4_unicode_ci) AS a, LOCATE('SE', 'Straße' COLLATE utf8mb4_unicode_ci) AS b, INSTR('Straße' COLLATE utf8mb4_unicode_ci, 'E') AS c, FIELD('ss' COLLATE utf8mb4_unicode_ci, 'x', 'ß') AS d, STRCMP('ß' COLLATE utf8mb4_unicode_ci, 'st') AS e;
+
+-- a UNIQUE key on a unicode_ci column rejects expansion variants
+CREATE TABLE cuu (id INT PRIMARY KEY, s VARCHAR(20) COLLATE utf8mb4_unicode_ci, UNIQUE KEY uk_s (s));
+INSERT INTO cuu VALUES (1, 'Straße');
+INSERT INTO cuu VALUES (2, 'strasse');
+INSERT INTO cuu VALUES (2, 'STRASSE  ');
+INSERT INTO cuu VALUES (2, 'Æon');
+INSERT INTO cuu VALUES (3, 'aeon');
+INSERT INTO cuu VALUES (4, 'ﬁne');
+INSERT INTO cuu VALUES (5, 'FINE');
+INSERT INTO cuu VALUES (5, 'Strasze');
+SELECT id, s FROM cuu ORDER BY s, id;
+SELECT id FROM cuu WHERE s = 'STRASSE';

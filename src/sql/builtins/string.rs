@@ -130,10 +130,11 @@ fn empty() -> Value {
     Value::bytes(b"")
 }
 
-/// Finds `needle` in `hay` under `utf8mb4_general_ci`, from character `from`; returns the
-/// 0-based character position. As MySQL's `my_instr_mb`, each candidate is the run of
-/// *bytes* as long as the needle starting at a character boundary, so `'e'` matches `'E'`
-/// but not `'é'` (a different byte length).
+/// Finds `needle` in `hay` under `coll`, from character `from`; returns the 0-based
+/// character position. As MySQL's `my_instr_mb`, each candidate is the run of *bytes* as
+/// long as the needle starting at a character boundary, compared without PAD SPACE, so
+/// `'e'` matches `'E'` but not `'é'` (a different byte length), and under unicode_ci `'ss'`
+/// matches `'ß'` (two bytes, the same weights).
 fn find_ci(hay: &[u8], needle: &[u8], from: usize, coll: Collation) -> Option<usize> {
     if coll.is_binary() || coll.name().ends_with("_bin") {
         // Exact: the byte offset found, as a character position.
@@ -142,7 +143,15 @@ fn find_ci(hay: &[u8], needle: &[u8], from: usize, coll: Collation) -> Option<us
         let at = find_bytes(hay, needle, start)?;
         return hb.iter().position(|&b| b == at);
     }
-    if hay.is_ascii() && needle.is_ascii() {
+    // ASCII case folding is the collation, except for unicode_ci's ignorable controls.
+    let ignorable = |s: &[u8]| {
+        s.iter()
+            .any(|&b| b < b'\t' || (0x0E..0x20).contains(&b) || b == 0x7F)
+    };
+    if hay.is_ascii()
+        && needle.is_ascii()
+        && !(coll == Collation::Utf8mb4UnicodeCi && (ignorable(hay) || ignorable(needle)))
+    {
         let h = hay.to_ascii_lowercase();
         let n = needle.to_ascii_lowercase();
         if n.is_empty() {
@@ -161,12 +170,9 @@ fn find_ci(hay: &[u8], needle: &[u8], from: usize, coll: Collation) -> Option<us
     }
     // MySQL compares windows of the needle's byte length without PAD SPACE: 'o ' is not
     // 'ö' (same weight, but one character more).
-    let needle_chars = collation::char_len(needle);
     (from..chars).find(|&i| {
-        hay.get(hb[i]..hb[i] + needle.len()).is_some_and(|w| {
-            collation::char_len(w) == needle_chars
-                && collation::eq(w, needle, Collation::Utf8mb4GeneralCi)
-        })
+        hay.get(hb[i]..hb[i] + needle.len())
+            .is_some_and(|w| collation::cmp_no_pad(w, needle, coll) == Ordering::Equal)
     })
 }
 
