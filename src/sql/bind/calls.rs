@@ -626,7 +626,7 @@ impl<'a> Binder<'a> {
             args.iter().all(|a| probe.bind(a).is_ok())
         };
         let here = self.agg.as_ref().map_or(self.scope, |a| a.inner);
-        if binds_in(here) || !contains_column(args) {
+        if !contains_column(args) || binds_in(here) {
             return Ok(None);
         }
         let outer = planner.outer.borrow().clone();
