@@ -967,8 +967,17 @@ pub fn put_decimal(b: &mut Vec<u8>, d: &BigDecimal, precision: u8, scale: u8) {
     };
     let start = b.len();
     if p <= 38 && s <= p {
-        // Fast path: the digits fit a u128 (10^38 < 2^128).
         use bigdecimal::ToPrimitive;
+        // Fastest path, most stored values: the digits fit a u64, and so does 10^s.
+        if s <= 18
+            && let Some(v) = digits.magnitude().to_u64()
+        {
+            let v = if p < 20 { v % 10u64.pow(p as u32) } else { v };
+            put_decimal_u64(b, v, intg, s);
+            finish_decimal(b, start, neg);
+            return;
+        }
+        // Fast path: the digits fit a u128 (10^38 < 2^128).
         if let Some(v) = digits.magnitude().to_u128() {
             put_decimal_u128(b, v % 10u128.pow(p as u32), intg, s);
             finish_decimal(b, start, neg);
@@ -1037,6 +1046,36 @@ fn put_decimal_u128(b: &mut Vec<u8>, v: u128, intg: usize, s: usize) {
     }
     if left > 0 {
         put_be(b, (frac % ten(left)) as u64, DIG2BYTES[left]);
+    }
+}
+
+/// [`put_decimal_u128`] in 64-bit arithmetic (no 128-bit division calls) for a magnitude
+/// that fits a u64, with at most 18 fraction digits.
+fn put_decimal_u64(b: &mut Vec<u8>, v: u64, intg: usize, s: usize) {
+    const GROUP: u64 = 1_000_000_000;
+    let ten = |n: usize| 10u64.pow(n as u32);
+    let (mut int, frac) = (v / ten(s), v % ten(s));
+    // A u64 has at most 20 digits: two full integer groups and a partial one are left.
+    let full = intg / 9;
+    let mut groups = [0u64; 5];
+    for g in groups.iter_mut().take(full) {
+        *g = int % GROUP;
+        int /= GROUP;
+    }
+    let lead = intg % 9;
+    if lead > 0 {
+        put_be(b, int % ten(lead), DIG2BYTES[lead]);
+    }
+    for &g in groups[..full].iter().rev() {
+        put_be(b, g, 4);
+    }
+    let mut left = s;
+    while left >= 9 {
+        left -= 9;
+        put_be(b, (frac / ten(left)) % GROUP, 4);
+    }
+    if left > 0 {
+        put_be(b, frac % ten(left), DIG2BYTES[left]);
     }
 }
 

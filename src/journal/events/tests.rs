@@ -306,7 +306,7 @@ fn filler_checksum_is_zero_with_its_patch() {
     assert_eq!(f.event(0, 1, 4, 100, false).1, None);
 }
 
-/// The arithmetic path (precision ≤ 38) gives the same bytes as the decimal-text path.
+/// The arithmetic paths (precision ≤ 38; 64-bit for small values) give the same bytes as the decimal-text path.
 #[test]
 fn decimal_groups_agree_with_the_text_path() {
     use bigdecimal::num_bigint::BigUint;
@@ -323,6 +323,14 @@ fn decimal_groups_agree_with_the_text_path() {
                 put_decimal_u128(&mut fast, v, p - s, s);
                 put_decimal_text(&mut text, &BigUint::from(v), p, s);
                 assert_eq!(fast, text, "DECIMAL({p},{s}) digits {v}");
+                // The 64-bit path, on the same digits cut to a u64 (and to p digits).
+                let small = (v % (1u128 << 64)) % 10u128.pow(p as u32);
+                if s <= 18 {
+                    let (mut fast, mut text) = (Vec::new(), Vec::new());
+                    put_decimal_u64(&mut fast, small as u64, p - s, s);
+                    put_decimal_text(&mut text, &BigUint::from(small), p, s);
+                    assert_eq!(fast, text, "DECIMAL({p},{s}) digits {small} (u64)");
+                }
             }
         }
     }
