@@ -18,7 +18,9 @@
 //! - [`observe`]: the query logs (slow, general), fed by each statement's record.
 //! - [`server`]: state shared by all sessions.
 //! - [`error`]: MySQL error numbers and SQLSTATEs.
+//! - [`bench`]: `quire bench` (the seed experiments beside MariaDB) and the TPC-C client.
 
+pub mod bench;
 pub mod config;
 pub mod error;
 pub mod journal;

@@ -1,5 +1,6 @@
 //! The `quire` binary: the server (default), `quire binlog FILE…` (see
-//! `quire::journal::reader`) and `quire audit-verify FILE…` (see `quire::observe::audit`).
+//! `quire::journal::reader`), `quire audit-verify FILE…` (see `quire::observe::audit`) and
+//! `quire bench …` (see `quire::bench`).
 
 use quire::config::options::{self, Startup};
 use quire::config::{GlobalVars, vars};
@@ -18,6 +19,9 @@ fn main() {
     }
     if args.first().map(String::as_str) == Some("audit-verify") {
         std::process::exit(quire::observe::audit::verify_main(&args[1..]));
+    }
+    if args.first().map(String::as_str) == Some("bench") {
+        std::process::exit(quire::bench::main(&args[1..]));
     }
     match options::parse(&args) {
         Err(e) => {

@@ -3,7 +3,7 @@
 // sysbench-tpcc run it: no keying or think time, every connection a terminal.
 //
 //	tpcc load    -warehouses W [-load-conns N] [-fks]   schema + population (clause 4.3)
-//	tpcc run     -warehouses W [-conns 32] [-duration 10m] [-warmup 1m] [-mode prepared|text]
+//	tpcc run     -warehouses W [-conns 32] [-duration 10m] [-warmup 1m] [-mode prepared|text] [-report 10s]
 //	tpcc check   -warehouses W      consistency conditions 1-4 (clause 3.3.2.1-3.3.2.4)
 //	tpcc explain                    EXPLAIN of every statement the workload sends
 //
@@ -47,7 +47,7 @@
 // back, and the run goes on; "error 0" is a wrong result (a row that must exist is missing, a
 // wrong affected-row count), "-1" a lost connection (the terminal reconnects).
 //
-// Output: NOTPM every 10 s; at the end per-transaction counts, retries, errors, average and
+// Output: NOTPM every 10 s (-report); at the end per-transaction counts, retries, errors, average and
 // p95/p99 latency of the measured interval (after the warmup), NOTPM (committed New-Order
 // transactions per minute of measured time) and one line for scripts:
 //
@@ -76,6 +76,7 @@ type config struct {
 	warehouses, conns        int
 	loadConns                int
 	duration, warmup         time.Duration
+	report                   time.Duration
 	mode                     string
 	prepared                 bool
 	fks                      bool
@@ -99,6 +100,7 @@ func main() {
 	fs.IntVar(&cfg.loadConns, "load-conns", 4, "connections for load")
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Minute, "measured time of run")
 	fs.DurationVar(&cfg.warmup, "warmup", time.Minute, "warmup before the measured time")
+	fs.DurationVar(&cfg.report, "report", 10*time.Second, "run: interval of the NOTPM lines")
 	fs.StringVar(&cfg.mode, "mode", "prepared", "prepared (COM_STMT_PREPARE/EXECUTE) or text (COM_QUERY)")
 	fs.BoolVar(&cfg.fks, "fks", false, "load: add the foreign keys after loading")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "load: random seed (0: from the clock); the same seed loads the same rows")
@@ -128,8 +130,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "-mode must be prepared or text")
 		os.Exit(2)
 	}
-	if cfg.warehouses < 1 || cfg.conns < 1 || cfg.loadConns < 1 {
-		fmt.Fprintln(os.Stderr, "-warehouses, -conns and -load-conns must be at least 1")
+	if cfg.warehouses < 1 || cfg.conns < 1 || cfg.loadConns < 1 || cfg.report < 100*time.Millisecond {
+		fmt.Fprintln(os.Stderr, "-warehouses, -conns and -load-conns must be at least 1, -report at least 100ms")
 		os.Exit(2)
 	}
 	if err := commands[cmd](cfg); err != nil {

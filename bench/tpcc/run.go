@@ -215,10 +215,10 @@ func (st *runState) terminal(t *terminal, stats *[numTx]txStats) {
 	}
 }
 
-// reports prints NOTPM every 10 seconds.
+// reports prints NOTPM every -report interval (10 seconds by default).
 func (st *runState) reports(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
-	tick := time.NewTicker(10 * time.Second)
+	tick := time.NewTicker(st.cfg.report)
 	defer tick.Stop()
 	var lastNO, lastTotal int64
 	last := st.start
@@ -233,7 +233,7 @@ func (st *runState) reports(stop <-chan struct{}, done chan<- struct{}) {
 			if now.Before(st.measureStart) {
 				phase = " (warmup)"
 			}
-			fmt.Printf("%5.0fs notpm %8.0f  tpm %8.0f  retries %d  errors %d%s\n",
+			fmt.Printf("%5.1fs notpm %8.0f  tpm %8.0f  retries %d  errors %d%s\n",
 				now.Sub(st.start).Seconds(), float64(no-lastNO)/min, float64(total-lastTotal)/min,
 				st.retries.Load(), st.errors.Load(), phase)
 			lastNO, lastTotal, last = no, total, now

@@ -95,7 +95,7 @@ pub fn find_tool(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .chain(
-            ["/usr/sbin", "/sbin", "/usr/local/sbin"]
+            ["/usr/sbin", "/sbin", "/usr/local/sbin", "/usr/local/go/bin"]
                 .iter()
                 .map(PathBuf::from),
         )
