@@ -155,6 +155,7 @@ fn draw_ratios<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .disable_y_mesh()
+        .light_line_style(TRANSPARENT)
         .y_labels(n + 1)
         .y_label_formatter(&|y| {
             let i = y.round();
@@ -269,6 +270,8 @@ fn draw_series<DB: DrawingBackend>(
         .map_err(err)?;
     chart
         .configure_mesh()
+        // The fine mesh lines would make the PNG several times larger.
+        .light_line_style(TRANSPARENT)
         .x_desc("seconds into the run")
         .y_desc("queries per second")
         .y_label_formatter(&|y| format!("{y:.0}"))
