@@ -74,6 +74,9 @@ fn err<E: std::fmt::Debug>(e: E) -> String {
 }
 
 /// Draws both formats of one chart: `dir/name.png` and `dir/name.svg`; their file names.
+/// (The drawers' types stay spelled out: a type alias would tie the backends' lifetimes to
+/// the caller's instead of leaving them to each call.)
+#[allow(clippy::type_complexity)]
 fn both(
     dir: &Path,
     name: &str,

@@ -147,6 +147,12 @@ pub struct Data {
     pub counters: bool,
 }
 
+impl Data {
+    fn is_empty(&self) -> bool {
+        self.sysbench.is_none() && self.tpcc_warehouses.is_none() && !self.counters
+    }
+}
+
 /// An experiment before it runs.
 #[derive(Clone, Debug)]
 pub struct Def {
@@ -537,19 +543,18 @@ pub struct Progress {
     pub total: usize,
     pub done: usize,
     pub started: Instant,
-    /// Estimated seconds per run before any has finished.
-    pub guess: f64,
+    /// Seconds spent in the runs so far (not in starting and loading servers, which the
+    /// estimate of the time left does not extrapolate).
+    pub run_secs: f64,
 }
 
 impl Progress {
-    fn line(&mut self, what: &str, result: &str) {
+    /// A run that took `took` seconds is done.
+    fn line(&mut self, what: &str, result: &str, took: f64) {
         self.done += 1;
+        self.run_secs += took;
         let elapsed = self.started.elapsed().as_secs_f64();
-        let per = if self.done > 0 {
-            elapsed / self.done as f64
-        } else {
-            self.guess
-        };
+        let per = self.run_secs / self.done as f64;
         let left = per * (self.total.saturating_sub(self.done)) as f64;
         eprintln!(
             "[{:>3}/{} {} elapsed, ~{} left] {what}: {result}",
@@ -619,7 +624,16 @@ pub fn run(def: &Def, env: &mut Env) -> Result<Outcome, String> {
                 &dir,
                 env.maria,
             )?;
+            let load_started = Instant::now();
             load(&server, &def.data, env.scale)?;
+            if !def.data.is_empty() {
+                eprintln!(
+                    "{}: {} loaded in {}",
+                    def.name,
+                    p.name(),
+                    clock(load_started.elapsed().as_secs_f64())
+                );
+            }
             infos.push((
                 p,
                 s.start.clone(),
@@ -652,6 +666,7 @@ pub fn run(def: &Def, env: &mut Env) -> Result<Outcome, String> {
                         w.concurrency(),
                         rep + 1
                     );
+                    let run_started = Instant::now();
                     let r = measure(server, s, w, def, env.scale);
                     let mut sample = Sample {
                         product: p,
@@ -683,7 +698,8 @@ pub fn run(def: &Def, env: &mut Env) -> Result<Outcome, String> {
                             format!("FAILED: {e}")
                         }
                     };
-                    env.progress.line(&what, &shown);
+                    env.progress
+                        .line(&what, &shown, run_started.elapsed().as_secs_f64());
                     samples.push(sample);
                 }
             }

@@ -211,7 +211,7 @@ fn bench(a: Args, argv: &[String]) -> Result<bool, String> {
         total,
         done: 0,
         started,
-        guess: scale.secs as f64 + 2.0,
+        run_secs: 0.0,
     };
     eprintln!(
         "quire bench: {} experiment(s), {total} runs, {} into {}",
