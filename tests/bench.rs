@@ -18,9 +18,15 @@ fn quire() -> PathBuf {
 
 fn external_tools() -> bool {
     // go: the bench builds the TPC-C client (bench/tpcc) with it
-    ["sysbench", "mariadbd", "mariadb-install-db", "mariadb-slap", "go"]
-        .iter()
-        .all(|t| require_tool(t))
+    [
+        "sysbench",
+        "mariadbd",
+        "mariadb-install-db",
+        "mariadb-slap",
+        "go",
+    ]
+    .iter()
+    .all(|t| require_tool(t))
 }
 
 /// Processes whose command line mentions `needle`.
@@ -62,13 +68,21 @@ fn quick_bench_writes_report_json_and_charts() {
     let out = dir.join("report");
     let mut cmd = Command::new(quire());
     cmd.args(["bench", "--quick", "--out"]).arg(&out);
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let child = spawn_tied(cmd).expect("start quire bench");
     let output = child.wait_with_output().expect("quire bench");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "quire bench --quick failed:\n{stderr}");
+    assert!(
+        output.status.success(),
+        "quire bench --quick failed:\n{stderr}"
+    );
     // Progress: a line per run with elapsed and remaining time.
-    assert!(stderr.contains("elapsed, ~"), "no progress lines:\n{stderr}");
+    assert!(
+        stderr.contains("elapsed, ~"),
+        "no progress lines:\n{stderr}"
+    );
 
     let md = fs::read_to_string(out.join("report.md")).expect("report.md");
     let json: serde_json::Value =
@@ -82,10 +96,19 @@ fn quick_bench_writes_report_json_and_charts() {
         "flush-policy",
         "slow-log-select1",
     ];
-    assert!(md.contains("| Quire | ratio |") && md.contains("| MariaDB | ratio |"), "{md}");
-    assert!(md.contains("- Machine: ") && md.contains("- Command: `quire bench --quick"), "{md}");
+    assert!(
+        md.contains("| Quire | ratio |") && md.contains("| MariaDB | ratio |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- Machine: ") && md.contains("- Command: `quire bench --quick"),
+        "{md}"
+    );
     for n in names {
-        assert!(md.contains(&format!("## {n}\n")), "report.md lacks {n}:\n{md}");
+        assert!(
+            md.contains(&format!("## {n}\n")),
+            "report.md lacks {n}:\n{md}"
+        );
     }
     // logging-cost in the seed's shape: every configuration for TPC-C and oltp_read_write.
     for c in [
@@ -97,10 +120,19 @@ fn quick_bench_writes_report_json_and_charts() {
         "slow log, every query, to /dev/null",
         "general log to /dev/null",
     ] {
-        assert!(md.contains(&format!("| TPC-C | 20 | {c} |")), "no TPC-C row for {c}");
-        assert!(md.contains(&format!("| oltp_read_write | 20 | {c} |")), "no sysbench row for {c}");
+        assert!(
+            md.contains(&format!("| TPC-C | 20 | {c} |")),
+            "no TPC-C row for {c}"
+        );
+        assert!(
+            md.contains(&format!("| oltp_read_write | 20 | {c} |")),
+            "no sysbench row for {c}"
+        );
     }
-    assert!(md.contains("SHOW PROFILE stages"), "insert-commit has no stage table");
+    assert!(
+        md.contains("SHOW PROFILE stages"),
+        "insert-commit has no stage table"
+    );
 
     let exps = json["experiments"].as_array().expect("experiments");
     assert_eq!(exps.len(), names.len());
@@ -122,7 +154,9 @@ fn quick_bench_writes_report_json_and_charts() {
         assert!(reps.contains(&3), "{n}: fewer than 3 repetitions");
         let summary = e["summary"].as_array().expect("summary");
         assert!(
-            summary.iter().any(|s| s["product"] == "MariaDB" && s["median"].as_f64().is_some()),
+            summary
+                .iter()
+                .any(|s| s["product"] == "MariaDB" && s["median"].as_f64().is_some()),
             "{n}: no MariaDB medians"
         );
         assert!(summary.iter().all(|s| s["ratio_to_baseline"].is_null()
@@ -130,10 +164,17 @@ fn quick_bench_writes_report_json_and_charts() {
     }
     // binlog-cost: commits per fsync and a time series per run.
     let binlog = &exps[1];
-    assert!(binlog["runs"].as_array().expect("runs").iter().all(|r| r["series"]
-        .as_array()
-        .is_some_and(|s| !s.is_empty())));
-    assert!(md.contains("commits per fsync"), "no commits-per-fsync column");
+    assert!(
+        binlog["runs"]
+            .as_array()
+            .expect("runs")
+            .iter()
+            .all(|r| r["series"].as_array().is_some_and(|s| !s.is_empty()))
+    );
+    assert!(
+        md.contains("commits per fsync"),
+        "no commits-per-fsync column"
+    );
 
     // Charts: a PNG and an SVG per experiment, plus binlog-cost's time series.
     let charts = json["charts"].as_array().expect("charts");
@@ -150,19 +191,27 @@ fn quick_bench_writes_report_json_and_charts() {
                 let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
                 let mut reader = decoder.read_info().unwrap_or_else(|e| panic!("{f}: {e}"));
                 let mut buf = vec![0; reader.output_buffer_size()];
-                let info = reader.next_frame(&mut buf).unwrap_or_else(|e| panic!("{f}: {e}"));
+                let info = reader
+                    .next_frame(&mut buf)
+                    .unwrap_or_else(|e| panic!("{f}: {e}"));
                 assert!(info.width >= 400 && info.height >= 200, "{f}: {info:?}");
                 // Not blank: the bars and text draw more than one colour.
                 let first = &buf[..3];
                 assert!(buf.chunks(3).any(|px| px != first), "{f} is blank");
                 pngs += 1;
-                assert!(md.contains(&format!("]({f})")), "report.md does not show {f}");
+                assert!(
+                    md.contains(&format!("]({f})")),
+                    "report.md does not show {f}"
+                );
             } else {
                 assert!(f.ends_with(".svg"), "{f}");
                 let text = String::from_utf8(bytes).expect("SVG is UTF-8");
                 let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
                 assert_eq!(doc.root_element().tag_name().name(), "svg");
-                assert!(doc.descendants().any(|n| n.has_tag_name("text")), "{f}: no text");
+                assert!(
+                    doc.descendants().any(|n| n.has_tag_name("text")),
+                    "{f}: no text"
+                );
             }
         }
     }
@@ -178,11 +227,18 @@ fn quick_bench_writes_report_json_and_charts() {
 /// Starts `quire bench binlog-cost --quick` and waits until its servers run.
 fn start_bench(out: &Path) -> std::process::Child {
     let mut cmd = Command::new(quire());
-    cmd.args(["bench", "binlog-cost", "--quick", "--duration", "30", "--out"])
-        .arg(out)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+    cmd.args([
+        "bench",
+        "binlog-cost",
+        "--quick",
+        "--duration",
+        "30",
+        "--out",
+    ])
+    .arg(out)
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::null());
     let child = spawn_tied(cmd).expect("start quire bench");
     // Mid-run: at least two of its servers (processes naming the report directory and a
     // port: not the bench itself, not mariadb-install-db), one of them MariaDB, are up.
@@ -194,11 +250,16 @@ fn start_bench(out: &Path) -> std::process::Child {
             .iter()
             .filter(|p| !p.contains(" bench ") && p.contains("--port="))
             .count();
-        let mariadb = procs.iter().any(|p| p.contains("mariadbd") && p.contains("--port="));
+        let mariadb = procs
+            .iter()
+            .any(|p| p.contains("mariadbd") && p.contains("--port="));
         if servers >= 2 && mariadb {
             break;
         }
-        assert!(Instant::now() < deadline, "servers never started: {procs:?}");
+        assert!(
+            Instant::now() < deadline,
+            "servers never started: {procs:?}"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
     child
@@ -219,7 +280,10 @@ fn interrupted_bench_leaves_no_server_and_no_data_directory() {
     assert_eq!(status.code(), Some(130), "{status}");
     let left = wait_gone(&out.display().to_string(), Duration::from_secs(10));
     assert!(left.is_empty(), "after SIGINT, still running: {left:?}");
-    assert!(!out.join(".servers").exists(), "after SIGINT, .servers left behind");
+    assert!(
+        !out.join(".servers").exists(),
+        "after SIGINT, .servers left behind"
+    );
 
     // kill -9: the servers die with it (parent-death signal); data only under --out.
     let out = dir.join("kill");

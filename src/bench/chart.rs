@@ -35,7 +35,9 @@ fn font() -> Result<(), String> {
             .map(std::path::PathBuf::from)
             .find(|p| p.is_file())
             .or_else(|| any_ttf(Path::new("/usr/share/fonts"), 4))
-            .ok_or("no TrueType font found under /usr/share/fonts (apt-get install fonts-dejavu-core)")?;
+            .ok_or(
+                "no TrueType font found under /usr/share/fonts (apt-get install fonts-dejavu-core)",
+            )?;
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
         plotters::style::register_font(FONT, FontStyle::Normal, bytes)
@@ -304,8 +306,16 @@ fn draw_series<DB: DrawingBackend>(
 pub fn series(dir: &Path, o: &Outcome, products: &[Product]) -> Result<Vec<String>, String> {
     let mut files = Vec::new();
     let shades = [
-        [RGBColor(0x1f, 0x77, 0xb4), RGBColor(0x17, 0xbe, 0xcf), RGBColor(0x2c, 0xa0, 0x2c)],
-        [RGBColor(0xd6, 0x6a, 0x1a), RGBColor(0xd6, 0x27, 0x28), RGBColor(0x94, 0x67, 0xbd)],
+        [
+            RGBColor(0x1f, 0x77, 0xb4),
+            RGBColor(0x17, 0xbe, 0xcf),
+            RGBColor(0x2c, 0xa0, 0x2c),
+        ],
+        [
+            RGBColor(0xd6, 0x6a, 0x1a),
+            RGBColor(0xd6, 0x27, 0x28),
+            RGBColor(0x94, 0x67, 0xbd),
+        ],
     ];
     for w in &o.def.workloads {
         let (wname, conc) = (w.name(), w.concurrency());
@@ -324,14 +334,21 @@ pub fn series(dir: &Path, o: &Outcome, products: &[Product]) -> Result<Vec<Strin
                     .collect();
                 if let Some(s) = median_run(&runs).filter(|s| !s.series.is_empty()) {
                     let shade = shades[pi.min(1)][ci % 3];
-                    lines.push((format!("{}: {}", p.name(), c.label), shade, s.series.clone()));
+                    lines.push((
+                        format!("{}: {}", p.name(), c.label),
+                        shade,
+                        s.series.clone(),
+                    ));
                 }
             }
         }
         if lines.is_empty() {
             continue;
         }
-        let title = format!("{}: {wname} x{conc}, queries per second over time", o.def.name);
+        let title = format!(
+            "{}: {wname} x{conc}, queries per second over time",
+            o.def.name
+        );
         let name = format!("{}-{}-series", o.def.name, wname.replace([' ', '\''], "_"));
         files.extend(both(
             dir,

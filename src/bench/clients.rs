@@ -25,7 +25,8 @@ pub struct Tables {
 }
 
 fn sysbench(server: &Server, workload: &str, t: Tables) -> Result<Command, String> {
-    let bin = find_tool("sysbench").ok_or("sysbench is not installed (apt-get install sysbench)")?;
+    let bin =
+        find_tool("sysbench").ok_or("sysbench is not installed (apt-get install sysbench)")?;
     let mut cmd = Command::new(bin);
     cmd.arg(workload)
         .arg("--mysql-host=127.0.0.1")
@@ -155,13 +156,15 @@ pub fn slap(server: &Server, query: &str, concurrency: u32, queries: u64) -> Res
         .arg("--iterations=1");
     let out = output(cmd).map_err(|e| format!("mariadb-slap: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
-    parse_slap(&text).filter(|_| out.status.success()).ok_or_else(|| {
-        format!(
-            "mariadb-slap on {} failed: {}",
-            server.product.name(),
-            last_lines(&out.stdout, &out.stderr)
-        )
-    })
+    parse_slap(&text)
+        .filter(|_| out.status.success())
+        .ok_or_else(|| {
+            format!(
+                "mariadb-slap on {} failed: {}",
+                server.product.name(),
+                last_lines(&out.stdout, &out.stderr)
+            )
+        })
 }
 
 /// "Average number of seconds to run all queries: 1.234 seconds" → 1.234

@@ -250,8 +250,14 @@ pub fn define(name: &str, scale: &Scale) -> Option<Def> {
     Some(match name {
         "logging-cost" => {
             let slow_all = Setting::global(
-                &["SET GLOBAL long_query_time=0", "SET GLOBAL slow_query_log=1"],
-                &["SET GLOBAL slow_query_log=0", "SET GLOBAL long_query_time=10"],
+                &[
+                    "SET GLOBAL long_query_time=0",
+                    "SET GLOBAL slow_query_log=1",
+                ],
+                &[
+                    "SET GLOBAL slow_query_log=0",
+                    "SET GLOBAL long_query_time=10",
+                ],
             );
             // MariaDB refuses a log file that is not a regular file in SET GLOBAL (1231), so
             // the /dev/null configurations get servers of their own started with it.
@@ -261,7 +267,8 @@ pub fn define(name: &str, scale: &Scale) -> Option<Def> {
                 "--long-query-time=10",
             ];
             let to_null = |s: &Setting| s.clone().with_start(&null_start);
-            let general = Setting::global(&["SET GLOBAL general_log=1"], &["SET GLOBAL general_log=0"]);
+            let general =
+                Setting::global(&["SET GLOBAL general_log=1"], &["SET GLOBAL general_log=0"]);
             let mut workloads = Vec::new();
             for &t in &scale.threads {
                 workloads.push(Workload::Tpcc { conns: t });
@@ -309,8 +316,14 @@ pub fn define(name: &str, scale: &Scale) -> Option<Def> {
                     Config::both(
                         "slow log > 1 s",
                         Setting::global(
-                            &["SET GLOBAL long_query_time=1", "SET GLOBAL slow_query_log=1"],
-                            &["SET GLOBAL slow_query_log=0", "SET GLOBAL long_query_time=10"],
+                            &[
+                                "SET GLOBAL long_query_time=1",
+                                "SET GLOBAL slow_query_log=1",
+                            ],
+                            &[
+                                "SET GLOBAL slow_query_log=0",
+                                "SET GLOBAL long_query_time=10",
+                            ],
                         ),
                     ),
                     Config::both("slow log, every query", slow_all.clone()),
@@ -323,14 +336,8 @@ pub fn define(name: &str, scale: &Scale) -> Option<Def> {
                         )),
                         Some(maria_audit),
                     ),
-                    Config::both(
-                        "slow log, every query, to /dev/null",
-                        to_null(&slow_all),
-                    ),
-                    Config::both(
-                        "general log to /dev/null",
-                        to_null(&general),
-                    ),
+                    Config::both("slow log, every query, to /dev/null", to_null(&slow_all)),
+                    Config::both("general log to /dev/null", to_null(&general)),
                 ]
                 .into_iter()
                 .map(starts)
@@ -434,7 +441,10 @@ pub fn define(name: &str, scale: &Scale) -> Option<Def> {
             // O_DIRECT, Quire's and the seed's fsync); the binary log is off on both, so the
             // policy under test is the only fsync.
             let method = |m: &str| Setting {
-                start: vec!["--skip-log-bin".into(), format!("--innodb-flush-method={m}")],
+                start: vec![
+                    "--skip-log-bin".into(),
+                    format!("--innodb-flush-method={m}"),
+                ],
                 ..Setting::default()
             };
             let flush = |n: u32| Setting {
@@ -481,8 +491,14 @@ pub fn define(name: &str, scale: &Scale) -> Option<Def> {
                 Config::both(
                     "slow log, every query",
                     Setting::global(
-                        &["SET GLOBAL long_query_time=0", "SET GLOBAL slow_query_log=1"],
-                        &["SET GLOBAL slow_query_log=0", "SET GLOBAL long_query_time=10"],
+                        &[
+                            "SET GLOBAL long_query_time=0",
+                            "SET GLOBAL slow_query_log=1",
+                        ],
+                        &[
+                            "SET GLOBAL slow_query_log=0",
+                            "SET GLOBAL long_query_time=10",
+                        ],
                     )
                     .with_start(&["--slow-query-log-file={dir}/slow.log"]),
                 ),
@@ -600,7 +616,11 @@ pub fn run(def: &Def, env: &mut Env) -> Result<Outcome, String> {
     for &p in env.products {
         for c in &def.configs {
             let Some(s) = c.setting(p) else {
-                notes.push(format!("{}: {} has no such setting (n/a).", c.label, p.name()));
+                notes.push(format!(
+                    "{}: {} has no such setting (n/a).",
+                    c.label,
+                    p.name()
+                ));
                 continue;
             };
             let key = (p, s.start.clone());
@@ -610,12 +630,7 @@ pub fn run(def: &Def, env: &mut Env) -> Result<Outcome, String> {
             }
             let dir = unique_dir(env.servers_dir, def.name, p);
             let options: Vec<String> = s.start.iter().map(|o| fill(o, &dir)).collect();
-            eprintln!(
-                "{}: starting {} {}",
-                def.name,
-                p.name(),
-                options.join(" ")
-            );
+            eprintln!("{}: starting {} {}", def.name, p.name(), options.join(" "));
             let server = Server::start(
                 &Spec {
                     product: p,
@@ -818,7 +833,8 @@ fn measure(
             server.status("Binlog_group_commits")?,
         );
         if g1 > g0 {
-            m.extra.push(("commits per fsync".into(), (c1 - c0) / (g1 - g0)));
+            m.extra
+                .push(("commits per fsync".into(), (c1 - c0) / (g1 - g0)));
         }
     }
     Ok(m)

@@ -77,13 +77,22 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
                     Ok(l) if !l.is_empty() && l.iter().all(|&t| (1..=10_000).contains(&t)) => {
                         a.threads = Some(l)
                     }
-                    _ => return Err(format!("--threads: expected numbers 1-10000 like 1,20,100, got '{v}'")),
+                    _ => {
+                        return Err(format!(
+                            "--threads: expected numbers 1-10000 like 1,20,100, got '{v}'"
+                        ));
+                    }
                 }
             }
             "--duration" => {
                 let v = value("--duration")?;
-                let secs = v.trim_end_matches('s').parse::<u32>().ok().filter(|&s| s >= 1);
-                a.duration = Some(secs.ok_or_else(|| format!("--duration: expected seconds, got '{v}'"))?);
+                let secs = v
+                    .trim_end_matches('s')
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&s| s >= 1);
+                a.duration =
+                    Some(secs.ok_or_else(|| format!("--duration: expected seconds, got '{v}'"))?);
             }
             "--reps" => {
                 let v = value("--reps")?;
@@ -155,7 +164,10 @@ fn bench(a: Args, argv: &[String]) -> Result<bool, String> {
         let m = MariaDbTools::find(a.mariadb.as_deref());
         if m.is_none() {
             if let Some(p) = &a.mariadb {
-                return Err(format!("{}: no mariadbd (or no mariadb-install-db beside it)", p.display()));
+                return Err(format!(
+                    "{}: no mariadbd (or no mariadb-install-db beside it)",
+                    p.display()
+                ));
             }
             eprintln!("quire bench: no MariaDB found (mariadbd); measuring Quire alone");
         }
@@ -196,7 +208,10 @@ fn bench(a: Args, argv: &[String]) -> Result<bool, String> {
                     match w {
                         Workload::Sysbench { name, .. } => {
                             let name = *name;
-                            ws.extend(t.iter().map(|&threads| Workload::Sysbench { name, threads }))
+                            ws.extend(
+                                t.iter()
+                                    .map(|&threads| Workload::Sysbench { name, threads }),
+                            )
                         }
                         other => ws.push(other.clone()),
                     }
@@ -216,7 +231,11 @@ fn bench(a: Args, argv: &[String]) -> Result<bool, String> {
     eprintln!(
         "quire bench: {} experiment(s), {total} runs, {} into {}",
         defs.len(),
-        products.iter().map(|p| p.name()).collect::<Vec<_>>().join(" and "),
+        products
+            .iter()
+            .map(|p| p.name())
+            .collect::<Vec<_>>()
+            .join(" and "),
         out.display()
     );
     let mut outcomes = Vec::new();
@@ -239,7 +258,9 @@ fn bench(a: Args, argv: &[String]) -> Result<bool, String> {
                 eprintln!("quire bench: {}: {e}", d.name);
                 failures.push(format!("{}: {e}", d.name));
                 // Its runs will not happen: keep the remaining estimate honest.
-                progress.total = progress.total.saturating_sub(d.planned(&products, scale.reps));
+                progress.total = progress
+                    .total
+                    .saturating_sub(d.planned(&products, scale.reps));
                 ok = false;
             }
         }
@@ -320,9 +341,15 @@ mod tests {
 
     #[test]
     fn command_line() {
-        let a = parse(&args(&["binlog-cost", "--quick", "--out=/tmp/x", "--threads", "1,8"]))
-            .expect("parses")
-            .expect("not help");
+        let a = parse(&args(&[
+            "binlog-cost",
+            "--quick",
+            "--out=/tmp/x",
+            "--threads",
+            "1,8",
+        ]))
+        .expect("parses")
+        .expect("not help");
         assert_eq!(a.experiments, vec!["binlog-cost"]);
         assert!(a.quick);
         assert_eq!(a.out, Some(PathBuf::from("/tmp/x")));

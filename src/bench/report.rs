@@ -194,7 +194,10 @@ pub fn markdown(ctx: &Context, outcomes: &[Outcome], products: &[Product]) -> St
             let _ = writeln!(m, "- MariaDB: {v}");
         }
         None => {
-            let _ = writeln!(m, "- MariaDB: not run (no mariadbd found; `--mariadb PATH`)");
+            let _ = writeln!(
+                m,
+                "- MariaDB: not run (no mariadbd found; `--mariadb PATH`)"
+            );
         }
     }
     let _ = writeln!(m, "- Command: `{}`", ctx.command);
@@ -249,10 +252,17 @@ pub fn markdown(ctx: &Context, outcomes: &[Outcome], products: &[Product]) -> St
                 r.workload, r.concurrency, r.config, r.metric
             );
             for (p, st, rt) in &r.cells {
-                let _ = write!(m, " {} | {} |", cell(*st), ratio(*rt, r.is_baseline && st.is_some()));
+                let _ = write!(
+                    m,
+                    " {} | {} |",
+                    cell(*st),
+                    ratio(*rt, r.is_baseline && st.is_some())
+                );
                 let ex = r.extra.iter().find(|e| e.0 == *p).map(|e| &e.1);
                 for n in &extra_names {
-                    let v = ex.and_then(|ex| ex.iter().find(|e| &e.0 == n)).map(|e| fmt_num(e.1));
+                    let v = ex
+                        .and_then(|ex| ex.iter().find(|e| &e.0 == n))
+                        .map(|e| fmt_num(e.1));
                     let _ = write!(m, " {} |", v.unwrap_or_else(|| "–".into()));
                 }
             }

@@ -29,8 +29,8 @@ use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::sync::{Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -393,7 +393,10 @@ impl Server {
             .arg(format!("--port={}", self.port))
             .arg("--bind-address=127.0.0.1")
             .arg(format!("--socket={}", self.socket().display()))
-            .arg(format!("--pid-file={}", self.dir.join("mariadbd.pid").display()))
+            .arg(format!(
+                "--pid-file={}",
+                self.dir.join("mariadbd.pid").display()
+            ))
             .arg("--innodb-buffer-pool-size=2G")
             .arg("--innodb-log-file-size=512M")
             .arg("--innodb-flush-log-at-trx-commit=1")

@@ -89,7 +89,11 @@ fn build() -> Result<PathBuf, String> {
     // run a whole client.
     let tmp = dest.with_extension(format!("{}.tmp", std::process::id()));
     let mut cmd = Command::new(go);
-    cmd.current_dir(&src).arg("build").arg("-o").arg(&tmp).arg(".");
+    cmd.current_dir(&src)
+        .arg("build")
+        .arg("-o")
+        .arg(&tmp)
+        .arg(".");
     let out = output(cmd).map_err(|e| format!("go build: {e}"))?;
     if !out.status.success() {
         return Err(format!(
@@ -98,7 +102,8 @@ fn build() -> Result<PathBuf, String> {
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    std::fs::rename(&tmp, &dest).map_err(|e| format!("{} → {}: {e}", tmp.display(), dest.display()))?;
+    std::fs::rename(&tmp, &dest)
+        .map_err(|e| format!("{} → {}: {e}", tmp.display(), dest.display()))?;
     Ok(dest)
 }
 
@@ -147,8 +152,15 @@ pub fn run(cfg: &Config) -> Result<RunSummary, String> {
     cmd.arg(format!("-conns={}", cfg.conns.max(1)))
         .arg(format!("-duration={}", go_duration(cfg.duration)))
         .arg(format!("-warmup={}", go_duration(cfg.warmup)))
-        .arg(format!("-report={}", go_duration(cfg.report_every.max(Duration::from_millis(100)))))
-        .arg(if cfg.prepared { "-mode=prepared" } else { "-mode=text" });
+        .arg(format!(
+            "-report={}",
+            go_duration(cfg.report_every.max(Duration::from_millis(100)))
+        ))
+        .arg(if cfg.prepared {
+            "-mode=prepared"
+        } else {
+            "-mode=text"
+        });
     let text = run_client(cmd, "run")?;
     parse_run(&text).ok_or_else(|| {
         let tail: Vec<&str> = text.lines().rev().take(4).collect();
