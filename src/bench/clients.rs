@@ -49,7 +49,7 @@ pub fn sb_prepare(server: &Server, t: Tables) -> Result<(), String> {
         return Err(format!(
             "sysbench prepare on {} failed: {}",
             server.product.name(),
-            last_lines(&out.stdout, &out.stderr)
+            last_lines(&out.stdout, &out.stderr, 3)
         ));
     }
     Ok(())
@@ -77,19 +77,20 @@ pub fn sb_run(
         _ => Err(format!(
             "sysbench {workload} on {} failed: {}",
             server.product.name(),
-            last_lines(&out.stdout, &out.stderr)
+            last_lines(&out.stdout, &out.stderr, 3)
         )),
     }
 }
 
-fn last_lines(stdout: &[u8], stderr: &[u8]) -> String {
+/// The last `n` non-blank lines of a child's stdout then stderr, joined by " | ".
+pub(super) fn last_lines(stdout: &[u8], stderr: &[u8], n: usize) -> String {
     let all = format!(
         "{}{}",
         String::from_utf8_lossy(stdout),
         String::from_utf8_lossy(stderr)
     );
     let lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(3)..].join(" | ")
+    lines[lines.len().saturating_sub(n)..].join(" | ")
 }
 
 /// The number after `key` in `line` (up to the next space or parenthesis).
@@ -162,7 +163,7 @@ pub fn slap(server: &Server, query: &str, concurrency: u32, queries: u64) -> Res
             format!(
                 "mariadb-slap on {} failed: {}",
                 server.product.name(),
-                last_lines(&out.stdout, &out.stderr)
+                last_lines(&out.stdout, &out.stderr, 3)
             )
         })
 }

@@ -5,6 +5,7 @@
 //! `QUIRE_TPCC=PATH` names a client already built instead. The client's `RESULT` line and
 //! its per-interval `notpm` lines are parsed here.
 
+use super::clients::last_lines;
 use super::server::{find_tool, output};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,15 +127,12 @@ fn go_duration(d: Duration) -> String {
 /// Runs the client to completion: its stdout, or an error with its last lines.
 fn run_client(cmd: Command, what: &str) -> Result<String, String> {
     let out = output(cmd).map_err(|e| format!("tpcc {what}: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     if out.status.success() {
-        return Ok(text);
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
     }
-    let all = format!("{text}{}", String::from_utf8_lossy(&out.stderr));
-    let lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
     Err(format!(
         "tpcc {what} failed: {}",
-        lines[lines.len().saturating_sub(4)..].join(" | ")
+        last_lines(&out.stdout, &out.stderr, 4)
     ))
 }
 
