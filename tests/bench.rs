@@ -67,7 +67,9 @@ fn quick_bench_writes_report_json_and_charts() {
     let dir = unique_temp_dir("bench");
     let out = dir.join("report");
     let mut cmd = Command::new(quire());
-    cmd.args(["bench", "--quick", "--out"]).arg(&out);
+    // A relative --out, as people type it (resolved against the bench's directory).
+    cmd.args(["bench", "--quick", "--out", "report"])
+        .current_dir(&dir);
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -154,6 +154,10 @@ fn bench(a: Args, argv: &[String]) -> Result<bool, String> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("quire-bench-{}", now.format("%Y%m%d-%H%M%S"))));
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    // Every path handed to a server is absolute: mariadb-install-db resolves a relative
+    // --datadir against /usr, mariadbd a relative log file against its data directory.
+    let out =
+        std::path::absolute(&out).map_err(|e| format!("cannot resolve {}: {e}", out.display()))?;
     let servers_dir = out.join(".servers");
     std::fs::create_dir_all(&servers_dir)
         .map_err(|e| format!("cannot create {}: {e}", servers_dir.display()))?;

@@ -380,10 +380,7 @@ impl Server {
         if !out.status.success() {
             return Err(format!(
                 "mariadb-install-db failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .last()
-                    .unwrap_or("")
+                super::clients::last_lines(b"", &out.stderr, 3)
             ));
         }
         self.port = free_port().map_err(|e| format!("no free port: {e}"))?;
