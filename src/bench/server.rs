@@ -327,7 +327,7 @@ impl Server {
             Product::Quire => server.quire_command()?,
             Product::MariaDb => {
                 let tools = maria.ok_or("MariaDB is not installed")?;
-                server.mariadb_command(tools)?
+                server.mariadb_command(tools, &spec.options)?
             }
         };
         cmd.args(&spec.options);
@@ -364,7 +364,13 @@ impl Server {
         Ok(cmd)
     }
 
-    fn mariadb_command(&mut self, tools: &MariaDbTools) -> Result<Command, String> {
+    /// `options` are the configuration's own (added after these by the caller); a log file
+    /// they name replaces the default one here.
+    fn mariadb_command(
+        &mut self,
+        tools: &MariaDbTools,
+        options: &[String],
+    ) -> Result<Command, String> {
         let data = self.dir.join("data");
         let mut install = Command::new(&tools.install_db);
         install
@@ -400,15 +406,15 @@ impl Server {
             .arg("--max-connections=2000")
             .arg("--skip-name-resolve")
             .arg("--skip-log-bin")
-            .arg("--performance-schema=OFF")
-            .arg(format!(
-                "--general-log-file={}",
-                self.dir.join("general.log").display()
-            ))
-            .arg(format!(
-                "--slow-query-log-file={}",
-                self.dir.join("slow.log").display()
-            ));
+            .arg("--performance-schema=OFF");
+        for (option, file) in [
+            ("--general-log-file=", "general.log"),
+            ("--slow-query-log-file=", "slow.log"),
+        ] {
+            if !options.iter().any(|o| o.starts_with(option)) {
+                cmd.arg(format!("{option}{}", self.dir.join(file).display()));
+            }
+        }
         if running_as_root() {
             cmd.arg("--user=root");
         }

@@ -15,7 +15,9 @@
 //! logs' shared buffer did). Reading the table sums the slots.
 //!
 //! A session finds a digest's row in its own small cache, keyed by a hash of the schema and
-//! the text; only a miss takes the registry's lock. `TRUNCATE TABLE` starts a new
+//! the text; only a miss takes the registry's lock. The session holds the row through a
+//! handle of its own ([`DigestRef`]), so passing it from statement to history counts
+//! references on a line no other session writes. `TRUNCATE TABLE` starts a new
 //! generation of rows: a cached row of an older generation is looked up again.
 //!
 //! # Rows, bounds and differences from MySQL
@@ -394,16 +396,17 @@ impl Digests {
             && e.schema.as_deref() == schema
     }
 
-    /// `e`, or its row in the current generation if a TRUNCATE came since it was looked up
-    /// (a statement is counted when it ends, so a TRUNCATE counts itself).
-    pub fn current(&self, e: Arc<DigestEntry>) -> Arc<DigestEntry> {
+    /// None while `e` is a row of the current generation; otherwise its row in the current
+    /// generation, as a TRUNCATE came since it was looked up (a statement is counted when
+    /// it ends, so a TRUNCATE counts itself).
+    pub fn replacement(&self, e: &DigestEntry) -> Option<Arc<DigestEntry>> {
         if e.generation == self.generation() {
-            return e;
+            return None;
         }
-        match &e.text {
+        Some(match &e.text {
             Some(text) => self.entry(e.schema.as_deref(), text),
             None => self.rows.lock().overflow.clone(),
-        }
+        })
     }
 
     /// `TRUNCATE TABLE performance_schema.events_statements_summary_by_digest`.
@@ -573,11 +576,20 @@ pub fn is_summary(db: &str, name: &str) -> bool {
     db.eq_ignore_ascii_case("performance_schema") && name.eq_ignore_ascii_case(SUMMARY_BY_DIGEST)
 }
 
+/// A session's handle on a digest row. Every session running a statement shares its row,
+/// so the row's own reference count is a cache line all cores write: cloning and dropping
+/// it per statement (statement → prepared statement → history) moved that line, which also
+/// holds the fields each statement reads, between the cores. The handle is an `Arc` of the
+/// session's own around the row's: the session cache, its prepared statements and its
+/// history count on it, and the shared count changes only when a session first meets a
+/// digest or lets it go.
+pub type DigestRef = Arc<Arc<DigestEntry>>;
+
 /// A session's own map from (schema, digest text) to its row, so that a statement takes no
 /// shared lock to find it.
 #[derive(Default)]
 pub struct SessionCache {
-    map: HashMap<u64, Arc<DigestEntry>>,
+    map: HashMap<u64, DigestRef>,
 }
 
 /// How many digests a session keeps at most before it starts its map over.
@@ -590,7 +602,7 @@ impl SessionCache {
         digests: &Digests,
         schema: Option<&str>,
         text: &str,
-    ) -> Option<Arc<DigestEntry>> {
+    ) -> Option<DigestRef> {
         if !digests.setup.digests_on() {
             return None;
         }
@@ -607,7 +619,7 @@ impl SessionCache {
         {
             return Some(e.clone());
         }
-        let e = digests.entry(schema, text);
+        let e = Arc::new(digests.entry(schema, text));
         if e.text.is_none() {
             // The overflow row: not cached (a truncate makes room).
             return Some(e);

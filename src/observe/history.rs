@@ -32,7 +32,7 @@ pub struct StmtEvent {
     pub lock_ps: u64,
     pub kind: StatementKind,
     pub sql_text: String,
-    pub digest: Option<Arc<super::digest::DigestEntry>>,
+    pub digest: Option<super::digest::DigestRef>,
     pub schema: Option<String>,
     pub errno: u16,
     pub message: String,

@@ -157,7 +157,7 @@ struct Stmt {
     kind: StatementKind,
     /// MySQL's DIGEST_TEXT of the prepared text (its executions' digest), and its row.
     digest_text: Arc<str>,
-    digest: Option<Arc<crate::observe::digest::DigestEntry>>,
+    digest: Option<crate::observe::digest::DigestRef>,
     prepared: Arc<Prepared>,
     param_types: Vec<(ColumnType, bool)>,
     long_data: Vec<Option<Vec<u8>>>,

@@ -89,10 +89,10 @@ impl Ctx {
         if let Some(d) = &self.stmt_digest
             && self.server.digests.setup.instrumented(self.rec.com)
         {
-            let d = d.clone();
             let rec = &self.rec;
             let digests = &self.server.digests;
-            let d = digests.current(d);
+            let replacement = digests.replacement(d);
+            let d: &digest::DigestEntry = replacement.as_deref().unwrap_or(d);
             if d.is_overflow() {
                 digests.lost.add(1);
             }

@@ -107,9 +107,11 @@ pub struct Ctx {
     /// What the statement being run has done so far, for the logs (see `observe`).
     pub rec: crate::observe::StmtRecord,
     /// The digest row the statement being run adds to (None: digests off, or not known).
-    pub stmt_digest: Option<Arc<crate::observe::digest::DigestEntry>>,
+    pub stmt_digest: Option<crate::observe::digest::DigestRef>,
     /// This session's digest rows, by schema and digest text.
     pub digest_cache: crate::observe::digest::SessionCache,
+    /// The plans of the text statements this session has run (in front of the shared cache).
+    pub plans: crate::sql::cache::SessionPlans,
     /// `profiling`, `profiling_history_size` (cached), and the profiles (see `profile`).
     pub profiling: bool,
     pub profiling_keep: usize,
@@ -196,6 +198,7 @@ impl Ctx {
             rec: crate::observe::StmtRecord::default(),
             stmt_digest: None,
             digest_cache: crate::observe::digest::SessionCache::default(),
+            plans: crate::sql::cache::SessionPlans::default(),
             profiling: false,
             profiling_keep: 15,
             profiler: profile::Profiler::default(),

@@ -32,6 +32,7 @@ use crate::error::{MyError, Result, code};
 use crate::observe::status::Stat;
 use crate::sql::admin::{AdminStmt, TxScope};
 use crate::sql::bind::{NEEDS_LITERALS, ParamInfo};
+use crate::sql::cache::PlanRef;
 use crate::sql::dml::WriteResult;
 use crate::sql::exec::{ExecCx, ExecError, RowSink, VecSink, Wait, run_select};
 use crate::sql::expr::Env;
@@ -210,7 +211,7 @@ impl Ctx {
         &mut self,
         text: &str,
         norm: &lexer::Normalized,
-    ) -> Result<(Arc<Prepared>, Vec<Value>)> {
+    ) -> Result<(PlanRef, Vec<Value>)> {
         let kind = norm.kind;
         // The cache is shared: a session with temporary tables (which shadow names for it
         // alone) neither uses nor fills it.
@@ -226,15 +227,15 @@ impl Ctx {
         let db = self.db.as_deref();
         let lit_params = || norm.literals.iter().map(literal_value).collect::<Vec<_>>();
         if cacheable {
-            if let Some(p) =
-                self.server
-                    .plans
-                    .get(db, self.plan_flavor(), &norm.param_text, version)
+            let (flavor, shared) = (self.plan_flavor(), &self.server.plans);
+            if let Some(p) = self
+                .plans
+                .get(shared, db, flavor, &norm.param_text, version)
                 && !matches!(p.planned, Planned::Other(_))
             {
                 return Ok((p, lit_params()));
             }
-            if let Some(p) = self.server.plans.get(db, self.plan_flavor(), text, version) {
+            if let Some(p) = self.plans.get(shared, db, flavor, text, version) {
                 return Ok((p, Vec::new()));
             }
         }
@@ -267,7 +268,7 @@ impl Ctx {
                             .plans
                             .put(db, self.plan_flavor(), &norm.param_text, p.clone());
                     }
-                    return Ok((p, lit_params()));
+                    return Ok((Arc::new(p), lit_params()));
                 }
                 Err(e) if e.code == NEEDS_LITERALS => {}
                 Err(e) => {
@@ -289,12 +290,13 @@ impl Ctx {
                 .plans
                 .put(db, self.plan_flavor(), text, p.clone());
         }
-        Ok((p, Vec::new()))
+        Ok((Arc::new(p), Vec::new()))
     }
 
     /// Take (or reuse) the read view for a statement.
     fn statement_view(&mut self) -> ReadView {
-        let storage = self.server.storage.clone();
+        // Borrowed, not cloned: every session shares the storage's reference count.
+        let storage = &self.server.storage;
         match &mut self.txn {
             Some(txn) => {
                 let snapshot = if txn.isolation.snapshot_per_statement() {

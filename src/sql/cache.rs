@@ -7,6 +7,12 @@
 //!
 //! Bounded: at `PLAN_CACHE_ENTRIES_MAX` entries the cache is cleared (a crude but safe policy;
 //! workloads with more distinct statement shapes than that are rare and just re-plan).
+//!
+//! In front of it, each session keeps the plans it has used ([`SessionPlans`]): a statement
+//! the session has run before takes no shared lock (the read lock's count is a cache line
+//! every session writes) and does not count on the shared plan's own `Arc` (another such
+//! line, written twice per execution): the session holds each plan through a handle of its
+//! own ([`PlanRef`]).
 
 use super::Prepared;
 use ahash::AHashMap;
@@ -16,7 +22,7 @@ use std::sync::Arc;
 pub const PLAN_CACHE_ENTRIES_MAX: usize = 10_000;
 
 /// Entries per statement text: one per current database it was planned under.
-type Entry = Vec<(Option<String>, u32, Arc<Prepared>)>;
+type Entry<P = Arc<Prepared>> = Vec<(Option<String>, u32, P)>;
 
 #[derive(Default)]
 pub struct PlanCache {
@@ -66,5 +72,48 @@ impl PlanCache {
 
     pub fn clear(&self) {
         self.map.write().clear();
+    }
+}
+
+/// A session's handle on a shared plan: an `Arc` of the session's own around it, so that
+/// cloning and dropping it per statement counts on a line no other session writes.
+pub type PlanRef = Arc<Arc<Prepared>>;
+
+/// How many statement texts a session keeps plans for before it starts its map over.
+const SESSION_PLANS_MAX: usize = 128;
+
+/// A session's own plans, in front of the shared [`PlanCache`] (same keys and the same
+/// staleness rule).
+#[derive(Default)]
+pub struct SessionPlans {
+    map: AHashMap<String, Entry<PlanRef>>,
+}
+
+impl SessionPlans {
+    /// The plan of `text` under `db` and `coll`: the session's own if current, else the
+    /// shared cache's (remembered here).
+    pub fn get(
+        &mut self,
+        shared: &PlanCache,
+        db: Option<&str>,
+        coll: u32,
+        text: &str,
+        catalog_version: u64,
+    ) -> Option<PlanRef> {
+        if let Some(p) = self.map.get(text).and_then(|entry| {
+            entry
+                .iter()
+                .find(|(d, c, p)| d.as_deref() == db && *c == coll && p.current(catalog_version))
+        }) {
+            return Some(p.2.clone());
+        }
+        let p = Arc::new(shared.get(db, coll, text, catalog_version)?);
+        if self.map.len() >= SESSION_PLANS_MAX && !self.map.contains_key(text) {
+            self.map.clear();
+        }
+        let entry = self.map.entry(text.to_string()).or_default();
+        entry.retain(|(d, c, _)| !(d.as_deref() == db && *c == coll));
+        entry.push((db.map(str::to_string), coll, p.clone()));
+        Some(p)
     }
 }
