@@ -24,6 +24,11 @@ pub const PLAN_CACHE_ENTRIES_MAX: usize = 10_000;
 /// Entries per statement text: one per current database it was planned under.
 type Entry<P = Arc<Prepared>> = Vec<(Option<String>, u32, P)>;
 
+/// Whether an entry's database and flavor are (`db`, `coll`): the key both caches share.
+fn same_key(d: &Option<String>, c: u32, db: Option<&str>, coll: u32) -> bool {
+    d.as_deref() == db && c == coll
+}
+
 #[derive(Default)]
 pub struct PlanCache {
     map: RwLock<AHashMap<String, Entry>>,
@@ -48,7 +53,7 @@ impl PlanCache {
         let entry = map.get(text)?;
         entry
             .iter()
-            .find(|(d, c, p)| d.as_deref() == db && *c == coll && p.current(catalog_version))
+            .find(|(d, c, p)| same_key(d, *c, db, coll) && p.current(catalog_version))
             .map(|(_, _, p)| p.clone())
     }
 
@@ -58,7 +63,7 @@ impl PlanCache {
             map.clear();
         }
         let entry = map.entry(text.to_string()).or_default();
-        entry.retain(|(d, c, _)| !(d.as_deref() == db && *c == coll));
+        entry.retain(|(d, c, _)| !same_key(d, *c, db, coll));
         entry.push((db.map(str::to_string), coll, plan));
     }
 
@@ -103,7 +108,7 @@ impl SessionPlans {
         if let Some(p) = self.map.get(text).and_then(|entry| {
             entry
                 .iter()
-                .find(|(d, c, p)| d.as_deref() == db && *c == coll && p.current(catalog_version))
+                .find(|(d, c, p)| same_key(d, *c, db, coll) && p.current(catalog_version))
         }) {
             return Some(p.2.clone());
         }
@@ -112,7 +117,7 @@ impl SessionPlans {
             self.map.clear();
         }
         let entry = self.map.entry(text.to_string()).or_default();
-        entry.retain(|(d, c, _)| !(d.as_deref() == db && *c == coll));
+        entry.retain(|(d, c, _)| !same_key(d, *c, db, coll));
         entry.push((db.map(str::to_string), coll, p.clone()));
         Some(p)
     }
