@@ -71,6 +71,20 @@ impl History {
         Some(slot)
     }
 
+    /// Where the next ended statement will be written (slot and text buffer), for
+    /// [`super::percpu::prefetch`] at the next statement's start; None until the ring is
+    /// `size` long.
+    pub fn next_hint(&self, size: usize) -> Option<[(usize, usize); 2]> {
+        if self.ring.len() != size || size == 0 {
+            return None;
+        }
+        let slot = self.ring.get((self.ended % size as u64) as usize)?;
+        Some([
+            (std::ptr::from_ref(slot) as usize, size_of::<StmtEvent>()),
+            (slot.sql_text.as_ptr() as usize, slot.sql_text.len()),
+        ])
+    }
+
     /// The kept statements, oldest first.
     pub fn events(&self) -> Vec<&StmtEvent> {
         let mut v: Vec<&StmtEvent> = self.ring.iter().filter(|e| e.event_id > 0).collect();
@@ -326,6 +340,24 @@ pub fn thread_row(t: &ThreadView) -> Row {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hint_names_the_slot_the_next_statement_takes() {
+        let mut h = History::default();
+        assert!(h.next_hint(3).is_none(), "no hint before the ring exists");
+        for i in 0..7 {
+            h.next_slot(3).unwrap().sql_text = format!("SELECT {i}");
+            let [(slot, slot_bytes), (text, _)] = h.next_hint(3).unwrap();
+            let next = h.next_slot(3).unwrap();
+            assert_eq!(slot, std::ptr::from_ref(next) as usize);
+            assert_eq!(slot_bytes, size_of::<StmtEvent>());
+            assert_eq!(text, next.sql_text.as_ptr() as usize);
+        }
+        assert!(
+            h.next_hint(4).is_none(),
+            "a ring being resized gives no hint"
+        );
+    }
 
     #[test]
     fn ring_keeps_the_last_n_in_order_and_reuses_its_slots() {

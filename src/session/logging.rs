@@ -123,6 +123,7 @@ impl Ctx {
             (self.server.logs.slow_on(), self.server.logs.slow_table_on());
         let slow = (slow_file || slow_table) && self.slow_wanted(end_us, query_us);
         let audit = self.audited(true);
+        self.log_buf_prefetch = slow || audit;
         if !slow && !audit {
             return;
         }
@@ -188,6 +189,7 @@ impl Ctx {
         let digests = &self.server.digests;
         let digest = self.stmt_digest.take();
         if !digests.setup.history_on() || !digests.setup.instrumented(self.rec.com) {
+            self.history_hint = None;
             return;
         }
         let size = digests.history_size.load(Ordering::Relaxed) as usize;
@@ -227,6 +229,7 @@ impl Ctx {
         e.rows_sent = rec.rows_sent;
         e.rows_examined = rec.rows_examined;
         e.no_index_used = rec.no_index_used;
+        self.history_hint = h.next_hint(size);
     }
 
     /// Whether the slow log takes the statement that just ended (writing the throttle's

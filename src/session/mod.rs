@@ -108,6 +108,8 @@ pub struct Ctx {
     pub rec: crate::observe::StmtRecord,
     /// The digest row the statement being run adds to (None: digests off, or not known).
     pub stmt_digest: Option<crate::observe::digest::DigestRef>,
+    /// Where the session's next history entry goes (see `History::next_hint`).
+    pub history_hint: Option<[(usize, usize); 2]>,
     /// This session's digest rows, by schema and digest text.
     pub digest_cache: crate::observe::digest::SessionCache,
     /// The plans of the text statements this session has run (in front of the shared cache).
@@ -124,6 +126,9 @@ pub struct Ctx {
     pub log_user_host: String,
     /// Where the session formats its log entries.
     pub log_buf: Vec<u8>,
+    /// The last statement went to the slow or audit log: the next one likely will too, so
+    /// `log_buf` is fetched into the cache when it starts (see `percpu::prefetch`).
+    pub log_buf_prefetch: bool,
     /// The audit log's account-filter generation this session last decided for (None:
     /// not yet), and the decision.
     pub audit_generation: Option<u64>,
@@ -197,6 +202,7 @@ impl Ctx {
             stmt_text: String::new(),
             rec: crate::observe::StmtRecord::default(),
             stmt_digest: None,
+            history_hint: None,
             digest_cache: crate::observe::digest::SessionCache::default(),
             plans: crate::sql::cache::SessionPlans::default(),
             profiling: false,
@@ -206,6 +212,7 @@ impl Ctx {
             ip: String::new(),
             log_user_host: String::new(),
             log_buf: Vec::new(),
+            log_buf_prefetch: false,
             audit_generation: None,
             audit_admitted: false,
             temp_tables: Vec::new(),
@@ -284,6 +291,12 @@ impl Ctx {
     pub fn begin_record(&mut self, bytes_received: u64) {
         self.rec.begin(bytes_received);
         self.stmt_digest = None;
+        for (addr, bytes) in self.history_hint.into_iter().flatten() {
+            crate::observe::percpu::prefetch(addr, bytes);
+        }
+        if self.log_buf_prefetch {
+            crate::observe::percpu::prefetch(self.log_buf.as_ptr() as usize, 320);
+        }
         if self.profiling {
             self.profiler.begin(self.rec.start_ns);
         }
