@@ -72,7 +72,7 @@ impl History {
     }
 
     /// Where the next ended statement will be written (slot and text buffer), for
-    /// [`super::percpu::prefetch`] at the next statement's start; None until the ring is
+    /// [`super::prefetch`] at the next statement's start; None until the ring is
     /// `size` long.
     pub fn next_hint(&self, size: usize) -> Option<[(usize, usize); 2]> {
         if self.ring.len() != size || size == 0 {

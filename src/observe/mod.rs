@@ -122,6 +122,25 @@ impl StmtRecord {
     }
 }
 
+/// Asks the CPU to bring the `bytes` at `addr` into its cache, a statement ahead of the
+/// writes that will land there: a session writes its history slot once every ten
+/// statements, so by then the slot's lines have left the cache, and the lock instruction
+/// after the writes waited for them (about 200 ns a statement, most of what the history
+/// cost, `bench/results/2026-11-27-history-prefetch.md`). A hint only: the address is
+/// never read by the program, so a stale one costs a wasted fetch at most.
+pub fn prefetch(addr: usize, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for line in ((addr & !63)..addr.saturating_add(bytes.min(512))).step_by(64) {
+        // SAFETY: SSE is part of x86_64's baseline; a prefetch does not fault, whatever the
+        // address, and reads nothing the program sees.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line as *const i8)
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (addr, bytes);
+}
+
 /// Unix time in nanoseconds.
 pub fn now_ns() -> i64 {
     std::time::SystemTime::now()

@@ -207,6 +207,7 @@ impl Ctx {
         };
         let mut h = self.shared.history.lock();
         let Some(e) = h.next_slot(size) else {
+            self.history_hint = None;
             return;
         };
         e.start_ns = rec.start_ns;

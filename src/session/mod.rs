@@ -28,6 +28,10 @@ use crate::storage::txn::{Isolation, SnapshotSlot, Txn};
 use ahash::AHashMap;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// How much of `log_buf` is fetched ahead: a slow-log or audit entry of a short statement
+/// is about 250 bytes.
+const LOG_ENTRY_BYTES: usize = 320;
 use std::sync::atomic::Ordering;
 
 /// sql_mode bits Quire acts on (MySQL's values).
@@ -127,7 +131,7 @@ pub struct Ctx {
     /// Where the session formats its log entries.
     pub log_buf: Vec<u8>,
     /// The last statement went to the slow or audit log: the next one likely will too, so
-    /// `log_buf` is fetched into the cache when it starts (see `percpu::prefetch`).
+    /// `log_buf` is fetched into the cache when it starts (see `observe::prefetch`).
     pub log_buf_prefetch: bool,
     /// The audit log's account-filter generation this session last decided for (None:
     /// not yet), and the decision.
@@ -292,10 +296,10 @@ impl Ctx {
         self.rec.begin(bytes_received);
         self.stmt_digest = None;
         for (addr, bytes) in self.history_hint.into_iter().flatten() {
-            crate::observe::percpu::prefetch(addr, bytes);
+            crate::observe::prefetch(addr, bytes);
         }
         if self.log_buf_prefetch {
-            crate::observe::percpu::prefetch(self.log_buf.as_ptr() as usize, 320);
+            crate::observe::prefetch(self.log_buf.as_ptr() as usize, LOG_ENTRY_BYTES);
         }
         if self.profiling {
             self.profiler.begin(self.rec.start_ns);

@@ -29,6 +29,26 @@ fn same_key(d: &Option<String>, c: u32, db: Option<&str>, coll: u32) -> bool {
     d.as_deref() == db && c == coll
 }
 
+/// The plan of `entry` under (`db`, `coll`) that is still current (both caches' lookup;
+/// `current` is `Prepared::current` at the catalog's version, through either handle).
+fn current_in<'e, P>(
+    entry: &'e Entry<P>,
+    db: Option<&str>,
+    coll: u32,
+    current: impl Fn(&P) -> bool,
+) -> Option<&'e P> {
+    entry
+        .iter()
+        .find(|(d, c, p)| same_key(d, *c, db, coll) && current(p))
+        .map(|(_, _, p)| p)
+}
+
+/// Puts `plan` in `entry` under (`db`, `coll`), in place of the one there (both caches).
+fn replace_in<P>(entry: &mut Entry<P>, db: Option<&str>, coll: u32, plan: P) {
+    entry.retain(|(d, c, _)| !same_key(d, *c, db, coll));
+    entry.push((db.map(str::to_string), coll, plan));
+}
+
 #[derive(Default)]
 pub struct PlanCache {
     map: RwLock<AHashMap<String, Entry>>,
@@ -50,11 +70,7 @@ impl PlanCache {
         catalog_version: u64,
     ) -> Option<Arc<Prepared>> {
         let map = self.map.read();
-        let entry = map.get(text)?;
-        entry
-            .iter()
-            .find(|(d, c, p)| same_key(d, *c, db, coll) && p.current(catalog_version))
-            .map(|(_, _, p)| p.clone())
+        current_in(map.get(text)?, db, coll, |p| p.current(catalog_version)).cloned()
     }
 
     pub fn put(&self, db: Option<&str>, coll: u32, text: &str, plan: Arc<Prepared>) {
@@ -62,9 +78,7 @@ impl PlanCache {
         if map.len() >= PLAN_CACHE_ENTRIES_MAX {
             map.clear();
         }
-        let entry = map.entry(text.to_string()).or_default();
-        entry.retain(|(d, c, _)| !same_key(d, *c, db, coll));
-        entry.push((db.map(str::to_string), coll, plan));
+        replace_in(map.entry(text.to_string()).or_default(), db, coll, plan);
     }
 
     pub fn len(&self) -> usize {
@@ -105,20 +119,23 @@ impl SessionPlans {
         text: &str,
         catalog_version: u64,
     ) -> Option<PlanRef> {
-        if let Some(p) = self.map.get(text).and_then(|entry| {
-            entry
-                .iter()
-                .find(|(d, c, p)| same_key(d, *c, db, coll) && p.current(catalog_version))
-        }) {
-            return Some(p.2.clone());
+        if let Some(p) = self
+            .map
+            .get(text)
+            .and_then(|entry| current_in(entry, db, coll, |p| p.current(catalog_version)))
+        {
+            return Some(p.clone());
         }
         let p = Arc::new(shared.get(db, coll, text, catalog_version)?);
         if self.map.len() >= SESSION_PLANS_MAX && !self.map.contains_key(text) {
             self.map.clear();
         }
-        let entry = self.map.entry(text.to_string()).or_default();
-        entry.retain(|(d, c, _)| !same_key(d, *c, db, coll));
-        entry.push((db.map(str::to_string), coll, p.clone()));
+        replace_in(
+            self.map.entry(text.to_string()).or_default(),
+            db,
+            coll,
+            p.clone(),
+        );
         Some(p)
     }
 }
