@@ -129,16 +129,35 @@ impl StmtRecord {
 /// cost, `bench/results/2026-11-27-history-prefetch.md`). A hint only: the address is
 /// never read by the program, so a stale one costs a wasted fetch at most.
 pub fn prefetch(addr: usize, bytes: usize) {
-    #[cfg(target_arch = "x86_64")]
-    for line in ((addr & !63)..addr.saturating_add(bytes.min(512))).step_by(64) {
+    for line in cache_lines(addr, bytes) {
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE is part of x86_64's baseline; a prefetch does not fault, whatever the
         // address, and reads nothing the program sees.
         unsafe {
             std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line as *const i8)
         };
+        let _ = line;
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (addr, bytes);
+}
+
+/// As [`prefetch`], for lines the caller will write that another core read last: fetched
+/// exclusive, so the stores do not wait for that core to give them up.
+pub fn prefetch_write(addr: usize, bytes: usize) {
+    for line in cache_lines(addr, bytes) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `prefetch`. PREFETCHW is written out because the intrinsic's hint
+        // falls back to a read prefetch unless the build targets `prfchw`; a CPU without
+        // the instruction runs it as a no-op (it sits in the NOP encoding space).
+        unsafe {
+            std::arch::asm!("prefetchw [{0}]", in(reg) line, options(nostack, preserves_flags, readonly))
+        };
+        let _ = line;
+    }
+}
+
+/// The addresses of the cache lines `bytes` at `addr` touch (at most 512 bytes' worth).
+fn cache_lines(addr: usize, bytes: usize) -> impl Iterator<Item = usize> {
+    ((addr & !63)..addr.saturating_add(bytes.min(512))).step_by(64)
 }
 
 /// Unix time in nanoseconds.
@@ -551,6 +570,19 @@ impl QueryLogs {
     /// Whether `audit_log_include_accounts`/`…_exclude_accounts` let `who` in.
     pub fn audit_admits(&self, who: &audit::Who) -> bool {
         self.audit_filter.lock().admits(who)
+    }
+
+    /// Fetches, for writing, where this CPU's next slow-log and audit entries of `bytes` go
+    /// (for a session that will likely log its statement: see `Sink::prefetch_tail`).
+    pub fn prefetch_entries(&self, bytes: usize) {
+        for (on, log) in [
+            (self.slow_on(), &self.slow),
+            (self.audit_on.load(Ordering::Relaxed), &self.audit),
+        ] {
+            if let Some(s) = log.sink.get().filter(|_| on) {
+                s.prefetch_tail(bytes);
+            }
+        }
     }
 
     /// Hands an audit record to its writer, and waits as `audit_log_strategy` says.

@@ -65,7 +65,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long the writer lets entries gather after being woken. Long enough that the writer
@@ -132,6 +132,24 @@ struct Stripe {
 /// taken only when the holder was preempted inside, and yields to it.
 type StripeLock = spin::mutex::SpinMutex<Stripe, spin::relax::Yield>;
 
+/// A stripe and where its next entry will go.
+struct StripeSlot {
+    lock: StripeLock,
+    /// The address just past the stripe's last entry (set under the lock, read without it):
+    /// a session that will log fetches those lines for writing when its statement starts
+    /// ([`Sink::prefetch_tail`]). The writer read them last (it wrote the buffer to the
+    /// file before it became a stripe again), so each first store into a line waited for
+    /// the writer's core to give it up, and the next locked instruction waited for those
+    /// stores (about 75 ns an entry, measured on the lock the history takes next).
+    tail: AtomicUsize,
+}
+
+impl StripeSlot {
+    fn lock(&self) -> spin::mutex::SpinMutexGuard<'_, Stripe> {
+        self.lock.lock()
+    }
+}
+
 /// What the writer and the sessions that wait on it share (never touched by an append that
 /// has room).
 struct Ctl {
@@ -163,7 +181,7 @@ pub trait Transform: Send {
 pub struct Sink {
     /// For messages: "slow query log", "general query log", "audit log".
     pub what: &'static str,
-    stripes: Box<[CachePadded<StripeLock>]>,
+    stripes: Box<[CachePadded<StripeSlot>]>,
     /// The batch being filled (every stripe's `batch`; changed only by the writer while it
     /// holds every stripe).
     batch: CachePadded<AtomicU64>,
@@ -197,10 +215,13 @@ impl Sink {
     ) -> std::io::Result<Arc<Sink>> {
         let stripes = (0..super::percpu::slots())
             .map(|_| {
-                CachePadded::new(StripeLock::new(Stripe {
-                    batch: 1,
-                    ..Stripe::default()
-                }))
+                CachePadded::new(StripeSlot {
+                    lock: StripeLock::new(Stripe {
+                        batch: 1,
+                        ..Stripe::default()
+                    }),
+                    tail: AtomicUsize::new(0),
+                })
             })
             .collect();
         let sink = Arc::new(Sink {
@@ -277,6 +298,9 @@ impl Sink {
         let end = s.buf.len();
         s.index.push((now, end));
         let batch = s.batch;
+        stripe
+            .tail
+            .store(s.buf.as_ptr() as usize + end, Ordering::Relaxed);
         drop(s);
         // The writer sets `writer_asleep` and then looks at every stripe under its lock:
         // either it saw this entry, or this load sees the flag set.
@@ -290,6 +314,13 @@ impl Sink {
             self.work.notify_one();
         }
         Some(batch)
+    }
+
+    /// Fetches the lines the next entry of `bytes` on this CPU will be copied into, for
+    /// writing (a hint: see [`StripeSlot::tail`]).
+    pub fn prefetch_tail(&self, bytes: usize) {
+        let stripe = &self.stripes[super::percpu::this_cpu(self.stripes.len())];
+        super::prefetch_write(stripe.tail.load(Ordering::Relaxed), bytes);
     }
 
     /// Blocks until the writer has taken batch `batch` (its stripes have room again).
@@ -384,11 +415,12 @@ impl Sink {
     fn take_batch(&self, spare: &mut [Stripe], batch: u64, close: bool) {
         let mut held: Vec<spin::mutex::SpinMutexGuard<'_, Stripe>> =
             self.stripes.iter().map(|s| s.lock()).collect();
-        for (s, out) in held.iter_mut().zip(spare.iter_mut()) {
+        for ((s, out), slot) in held.iter_mut().zip(spare.iter_mut()).zip(&self.stripes) {
             std::mem::swap(&mut s.buf, &mut out.buf);
             std::mem::swap(&mut s.index, &mut out.index);
             s.batch = batch + 1;
             s.closed |= close;
+            slot.tail.store(s.buf.as_ptr() as usize, Ordering::Relaxed);
         }
         self.batch.store(batch + 1, Ordering::SeqCst);
     }

@@ -11,6 +11,7 @@
 
 use super::Ctx;
 use super::commit::{Deferred, may_lead};
+use super::logging::LogText;
 use super::profile::Stage;
 use super::run::Responder;
 use super::threads::{self, Accepted, ConnWriter};
@@ -29,7 +30,6 @@ use crate::wire::binary;
 use crate::wire::packet::{FLUSH_HINT_BYTES, Mark, PacketReader, PacketWriter};
 use crate::wire::proto;
 use mysql_common::constants::{CapabilityFlags, ColumnType, StatusFlags};
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -716,7 +716,7 @@ where
                             .push(crate::error::Level::Error, e.code, e.message.clone());
                         proto::write_my_error(&mut self.writer, caps, e);
                     }
-                    let text = || Cow::Borrowed(stmt.as_bytes());
+                    let text = LogText::Plain(stmt.as_bytes());
                     let r = self
                         .end_statement(ctx, stmt, text, r, rows_sent, sent_before)
                         .await;
@@ -1130,14 +1130,17 @@ where
                 e
             }
         };
-        // The general log needs the text with its values now; the slow log only if it
-        // takes the entry.
+        // The general log needs the text with its values now (and leaves it in `text_buf`
+        // for the other logs); the slow log only if it takes the entry.
         let (info, param_pos) = (stmt.info.clone(), stmt.param_pos.clone());
-        let general = ctx.server.logs.general_any().then(|| {
-            let text = super::logging::execute_text(&info, &param_pos, &exec.params);
-            ctx.log_command("Execute", &text);
-            text
-        });
+        let general = ctx.server.logs.general_any();
+        if general {
+            let mut buf = std::mem::take(&mut ctx.text_buf);
+            buf.clear();
+            super::logging::push_execute_text(&mut buf, &info, &param_pos, &exec.params);
+            ctx.log_command("Execute", &buf);
+            ctx.text_buf = buf;
+        }
         let sent_before = self.writer.total_bytes();
         let mut resp = self.responder(ctx, true, skip_metadata);
         let r = ctx
@@ -1149,13 +1152,14 @@ where
                 .push(crate::error::Level::Error, e.code, e.message.clone());
             proto::write_my_error(&mut self.writer, caps, e);
         }
-        let text = || match &general {
-            Some(t) => Cow::Borrowed(t.as_slice()),
-            None => Cow::Owned(super::logging::execute_text(
-                &info,
-                &param_pos,
-                &exec.params,
-            )),
+        let text = if general {
+            LogText::Built
+        } else {
+            LogText::Execute {
+                text: &info,
+                positions: &param_pos,
+                params: &exec.params,
+            }
         };
         // An error (the statement's or its commit's) has been answered already.
         let _ = self
@@ -1169,11 +1173,11 @@ where
     /// `text`: as the logs show it). A profiled statement's deferred commit is made here, so
     /// that its wait is a stage of the statement (see `profile`); returns the statement's
     /// result with the commit's.
-    async fn end_statement<'t>(
+    async fn end_statement(
         &mut self,
         ctx: &mut Ctx,
         sql: &str,
-        text: impl FnOnce() -> Cow<'t, [u8]>,
+        text: LogText<'_>,
         mut r: Result<()>,
         rows_sent: u64,
         sent_before: u64,

@@ -7,36 +7,61 @@ use crate::observe::slow::{self, Verdict};
 use crate::observe::status::Stat;
 use crate::observe::{audit, digest, general, now_ns, now_us};
 use crate::sql::value::Value;
-use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
-/// A prepared statement's text with its parameter values in place of the `?`s at
-/// `positions`, as MySQL logs an execution.
-pub fn execute_text(text: &str, positions: &[usize], params: &[Value]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() + params.len() * 8);
+/// Appends a prepared statement's text with its parameter values in place of the `?`s at
+/// `positions` to `out`, as MySQL logs an execution.
+pub fn push_execute_text(out: &mut Vec<u8>, text: &str, positions: &[usize], params: &[Value]) {
+    out.reserve(text.len() + params.len() * 8);
     let mut last = 0;
     for (pos, v) in positions.iter().zip(params) {
         out.extend_from_slice(text.as_bytes().get(last..*pos).unwrap_or_default());
-        crate::sql::value::push_literal(v, &mut out);
+        crate::sql::value::push_literal(v, out);
         last = pos + 1;
     }
     out.extend_from_slice(text.as_bytes().get(last..).unwrap_or_default());
-    out
 }
 
-/// A statement's text, made when first asked for (an execution's text with its values is
-/// built only if something logs it).
-struct LazyText<'t, F: FnOnce() -> Cow<'t, [u8]>> {
-    make: Option<F>,
-    made: Option<Cow<'t, [u8]>>,
+/// A statement's text as the logs show it.
+#[derive(Clone, Copy)]
+pub enum LogText<'t> {
+    /// The text as received (COM_QUERY).
+    Plain(&'t [u8]),
+    /// An execution of a prepared statement: its text with the values in place of the
+    /// `?`s, built into the session's `text_buf` only if something logs it.
+    Execute {
+        text: &'t str,
+        positions: &'t [usize],
+        params: &'t [Value],
+    },
+    /// An execution whose text is in the session's `text_buf` already (the general log
+    /// built it when the command arrived).
+    Built,
 }
 
-impl<'t, F: FnOnce() -> Cow<'t, [u8]>> LazyText<'t, F> {
+/// A statement's text, built when first asked for, into a buffer the session keeps (no
+/// allocation per statement).
+struct LazyText<'t> {
+    text: LogText<'t>,
+    buf: Vec<u8>,
+}
+
+impl LazyText<'_> {
     fn get(&mut self) -> &[u8] {
-        if self.made.is_none() {
-            self.made = Some(self.make.take().map_or(Cow::Borrowed(&[][..]), |f| f()));
+        match self.text {
+            LogText::Plain(t) => t,
+            LogText::Execute {
+                text,
+                positions,
+                params,
+            } => {
+                self.buf.clear();
+                push_execute_text(&mut self.buf, text, positions, params);
+                self.text = LogText::Built;
+                &self.buf
+            }
+            LogText::Built => &self.buf,
         }
-        self.made.as_deref().unwrap_or_default()
     }
 }
 
@@ -74,18 +99,23 @@ impl Ctx {
     /// A statement (a COM_QUERY statement or a COM_STMT_EXECUTE) has ended: count it if it
     /// was slow, write it to the slow log if the log wants it (see `observe::slow`) and to
     /// the audit log if this session is audited (`observe::audit`). `text` gives the
-    /// statement as logged; it is only asked for when an entry is written (an execution's
-    /// text with its values is built then), and at most once.
-    pub fn statement_done<'t>(&mut self, text: impl FnOnce() -> Cow<'t, [u8]>) {
+    /// statement as logged; an execution's text with its values is built only when an entry
+    /// is written, and at most once.
+    pub fn statement_done(&mut self, text: LogText<'_>) {
+        let mut text = LazyText {
+            text,
+            buf: std::mem::take(&mut self.text_buf),
+        };
+        self.statement_done_with(&mut text);
+        self.text_buf = text.buf;
+    }
+
+    fn statement_done_with(&mut self, text: &mut LazyText<'_>) {
         let end_ns = now_ns();
         self.rec.end_ns = end_ns;
         let end_us = end_ns / 1000;
         self.stage(super::profile::Stage::FreeingItems);
         self.shared.status.add_record(&self.rec);
-        let mut text = LazyText {
-            make: Some(text),
-            made: None,
-        };
         if let Some(d) = &self.stmt_digest
             && self.server.digests.setup.instrumented(self.rec.com)
         {
@@ -421,8 +451,12 @@ mod tests {
         assert_eq!(pos.len(), 3);
         let params = [Value::Int(7), Value::str("it's"), Value::Null];
         assert_eq!(
-            String::from_utf8_lossy(&execute_text(text, &pos, &params)),
-            "SELECT c FROM t WHERE id=7 AND s='?' AND d IN ('it\\'s', NULL) -- ?"
+            String::from_utf8_lossy(&{
+                let mut out = b"x".to_vec();
+                push_execute_text(&mut out, text, &pos, &params);
+                out
+            }),
+            "xSELECT c FROM t WHERE id=7 AND s='?' AND d IN ('it\\'s', NULL) -- ?"
         );
     }
 }

@@ -130,6 +130,9 @@ pub struct Ctx {
     pub log_user_host: String,
     /// Where the session formats its log entries.
     pub log_buf: Vec<u8>,
+    /// Where an execution's text with its values is built for the logs (see
+    /// `logging::LogText`).
+    pub text_buf: Vec<u8>,
     /// The last statement went to the slow or audit log: the next one likely will too, so
     /// `log_buf` is fetched into the cache when it starts (see `observe::prefetch`).
     pub log_buf_prefetch: bool,
@@ -216,6 +219,7 @@ impl Ctx {
             ip: String::new(),
             log_user_host: String::new(),
             log_buf: Vec::new(),
+            text_buf: Vec::new(),
             log_buf_prefetch: false,
             audit_generation: None,
             audit_admitted: false,
@@ -300,6 +304,7 @@ impl Ctx {
         }
         if self.log_buf_prefetch {
             crate::observe::prefetch(self.log_buf.as_ptr() as usize, LOG_ENTRY_BYTES);
+            self.server.logs.prefetch_entries(LOG_ENTRY_BYTES);
         }
         if self.profiling {
             self.profiler.begin(self.rec.start_ns);
