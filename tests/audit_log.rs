@@ -214,6 +214,33 @@ fn records_follow_policy_accounts_and_strategies() {
         "{new:#?}"
     );
 
+    // COM_CHANGE_USER: the records after it carry the new account.
+    {
+        let mut r = server.mysql_conn();
+        r.query_drop("SELECT 'as root'").expect("q");
+        r.change_user(
+            mysql::ChangeUserOpts::new()
+                .with_user(Some("app".into()))
+                .with_pass(Some("pw".into()))
+                .with_db_name(Some("au".into())),
+        )
+        .expect("change user");
+        r.query_drop("SELECT 'as app'").expect("q");
+    }
+    c.query_drop("FLUSH LOGS").expect("flush");
+    let recs = records(std::slice::from_ref(&file));
+    let who = |text: &str| {
+        recs.iter()
+            .find(|r| r.sql.as_deref() == Some(text))
+            .map(|r| r.user.clone())
+    };
+    assert_eq!(
+        who("SELECT 'as root'").as_deref(),
+        Some("root"),
+        "{recs:#?}"
+    );
+    assert_eq!(who("SELECT 'as app'").as_deref(), Some("app"), "{recs:#?}");
+
     // SEMISYNCHRONOUS and SYNCHRONOUS: the record is in the file when the answer arrives.
     for strategy in ["SEMISYNCHRONOUS", "SYNCHRONOUS"] {
         c.query_drop(format!("SET GLOBAL audit_log_strategy = '{strategy}'"))

@@ -222,10 +222,8 @@ pub struct Record<'a> {
     /// `Connect`, `Quit`, `Query`, `Execute`.
     pub name: &'static str,
     pub conn_id: u32,
-    pub user: &'a str,
-    pub priv_user: &'a str,
-    pub host: &'a str,
-    pub ip: &'a str,
+    /// The account's fields, as [`who_json`] writes them (a session writes them once).
+    pub who: &'a [u8],
     pub db: Option<&'a str>,
     pub command_class: &'static str,
     pub status: u16,
@@ -242,16 +240,9 @@ pub fn format(out: &mut Vec<u8>, r: &Record) {
     out.extend_from_slice(r.name.as_bytes());
     out.extend_from_slice(b"\",\"connection_id\":");
     write_u64(u64::from(r.conn_id), out);
-    for (key, v) in [
-        (&b",\"user\":"[..], r.user),
-        (b",\"priv_user\":", r.priv_user),
-        (b",\"host\":", r.host),
-        (b",\"ip\":", r.ip),
-        (b",\"db\":", r.db.unwrap_or("")),
-    ] {
-        out.extend_from_slice(key);
-        json_str(out, v.as_bytes());
-    }
+    out.extend_from_slice(r.who);
+    out.extend_from_slice(b",\"db\":");
+    json_str(out, r.db.unwrap_or("").as_bytes());
     out.extend_from_slice(b",\"command_class\":\"");
     out.extend_from_slice(r.command_class.as_bytes());
     out.extend_from_slice(b"\",\"status\":");
@@ -265,6 +256,20 @@ pub fn format(out: &mut Vec<u8>, r: &Record) {
         json_str(out, text);
     }
     out.extend_from_slice(b"}\n");
+}
+
+/// Appends a record's account fields (`user`, `priv_user`, `host`, `ip`), each with its
+/// leading comma.
+pub fn who_json(out: &mut Vec<u8>, user: &str, priv_user: &str, host: &str, ip: &str) {
+    for (key, v) in [
+        (&b",\"user\":"[..], user),
+        (b",\"priv_user\":", priv_user),
+        (b",\"host\":", host),
+        (b",\"ip\":", ip),
+    ] {
+        out.extend_from_slice(key);
+        json_str(out, v.as_bytes());
+    }
 }
 
 /// Appends `s` as a JSON string (quoted, escaped); bytes that are not UTF-8 as `\u00XX`.
@@ -649,16 +654,15 @@ mod tests {
 
     fn record(n: u32, text: &str) -> Vec<u8> {
         let mut out = Vec::new();
+        let mut who = Vec::new();
+        who_json(&mut who, "app", "app", "localhost", "127.0.0.1");
         format(
             &mut out,
             &Record {
                 time_us: 1_715_363_076_400_424,
                 name: "Query",
                 conn_id: n,
-                user: "app",
-                priv_user: "app",
-                host: "localhost",
-                ip: "127.0.0.1",
+                who: &who,
                 db: Some("shop"),
                 command_class: "select",
                 status: 0,

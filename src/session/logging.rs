@@ -298,7 +298,8 @@ impl Ctx {
 
     /// Whether this session's statements (`queries`) or connection events go to the audit
     /// log: its switch, its policy, and the account filter — decided again only when the
-    /// filter has changed.
+    /// filter has changed (or the account: a new login, `COM_CHANGE_USER`), and then the
+    /// record's account fields are written again too.
     fn audited(&mut self, queries: bool) -> bool {
         let logs = &self.server.logs;
         let Some(policy) = logs.audit_policy() else {
@@ -321,6 +322,14 @@ impl Ctx {
                 priv_host: &self.priv_host,
             });
             self.audit_generation = Some(generation);
+            self.audit_who.clear();
+            audit::who_json(
+                &mut self.audit_who,
+                &self.user,
+                &self.priv_user,
+                &self.host,
+                &self.ip,
+            );
         }
         self.audit_admitted
     }
@@ -355,10 +364,7 @@ impl Ctx {
                 time_us,
                 name,
                 conn_id: self.conn_id,
-                user: &self.user,
-                priv_user: &self.priv_user,
-                host: &self.host,
-                ip: &self.ip,
+                who: &self.audit_who,
                 db: self.db.as_deref(),
                 command_class,
                 status,
@@ -417,6 +423,8 @@ pub fn log_failed_login(
         priv_host: "",
     };
     if logs.audit_policy().is_some_and(|p| p.logins()) && logs.audit_admits(&who) {
+        let mut who = Vec::new();
+        audit::who_json(&mut who, user, "", host, ip);
         buf.clear();
         audit::format(
             &mut buf,
@@ -424,10 +432,7 @@ pub fn log_failed_login(
                 time_us: now_us(),
                 name: "Connect",
                 conn_id,
-                user,
-                priv_user: "",
-                host,
-                ip,
+                who: &who,
                 db: None,
                 command_class: "connect",
                 status: crate::error::code::ER_ACCESS_DENIED_ERROR,

@@ -140,6 +140,9 @@ pub struct Ctx {
     /// not yet), and the decision.
     pub audit_generation: Option<u64>,
     pub audit_admitted: bool,
+    /// The audit records' account fields for this session (`audit::who_json`), written
+    /// when the decision above is made.
+    pub audit_who: Vec<u8>,
     /// This session's temporary tables (few: found by a scan). They shadow tables of the
     /// same name for this session only; see [`Ctx::temp_table`].
     pub temp_tables: Vec<Arc<crate::storage::table::Table>>,
@@ -223,6 +226,7 @@ impl Ctx {
             log_buf_prefetch: false,
             audit_generation: None,
             audit_admitted: false,
+            audit_who: Vec::new(),
             temp_tables: Vec::new(),
             journal_as: None,
             refuse_temp_tables: false,
