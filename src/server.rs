@@ -38,13 +38,9 @@ pub struct SessionShared {
     pub user: Mutex<String>,
     pub host: String,
     pub db: Mutex<Option<String>>,
-    pub command: Mutex<&'static str>,
-    /// The statement being executed (SHOW PROCESSLIST's Info).
-    pub info: Mutex<Option<Arc<str>>>,
-    pub state: Mutex<&'static str>,
-    /// When the current command started, or the session went idle (the Time column,
-    /// and `wait_timeout`).
-    pub command_start: Mutex<Instant>,
+    /// What it is doing (one lock for the fields a command changes: taken three times a
+    /// command, at its start, when its statement is known, and at its end).
+    pub activity: Mutex<Activity>,
     /// The session's `wait_timeout` in seconds (kept current by the session).
     pub wait_timeout_s: AtomicU64,
     /// 0: not killed; 1: KILL QUERY; 2: KILL CONNECTION.
@@ -57,6 +53,27 @@ pub struct SessionShared {
     pub history: Mutex<crate::observe::history::History>,
     /// Its status counters (`SHOW SESSION STATUS`; see `observe::status`).
     pub status: crate::observe::status::SessionStatus,
+}
+
+/// A session's command as the process list shows it (readers clone it out of the lock).
+#[derive(Clone)]
+pub struct Activity {
+    /// `Connect` while logging in, `Sleep` between commands, else the command's name.
+    pub command: &'static str,
+    /// When the current command started, or the session went idle (the Time column,
+    /// and `wait_timeout`).
+    pub since: Instant,
+    /// The statement being executed (SHOW PROCESSLIST's Info).
+    pub info: Option<Arc<str>>,
+    pub state: &'static str,
+}
+
+impl Activity {
+    /// Running a command (not idle, not still logging in), as MySQL counts
+    /// `Threads_running`.
+    pub fn running(&self) -> bool {
+        !matches!(self.command, "Sleep" | "Connect")
+    }
 }
 
 impl SessionShared {
@@ -180,10 +197,12 @@ impl Server {
             user: Mutex::new(String::new()),
             host,
             db: Mutex::new(None),
-            command: Mutex::new("Connect"),
-            info: Mutex::new(None),
-            state: Mutex::new(""),
-            command_start: Mutex::new(Instant::now()),
+            activity: Mutex::new(Activity {
+                command: "Connect",
+                since: Instant::now(),
+                info: None,
+                state: "",
+            }),
             wait_timeout_s: AtomicU64::new(28_800),
             killed: AtomicU8::new(0),
             kill_notify: tokio::sync::Notify::new(),
@@ -217,8 +236,10 @@ impl Server {
     pub fn reap_idle(&self) {
         let sessions: Vec<Arc<SessionShared>> = self.sessions.lock().values().cloned().collect();
         for s in sessions {
-            let idle = *s.command.lock() == "Sleep";
-            let since = s.command_start.lock().elapsed().as_secs();
+            let (idle, since) = {
+                let a = s.activity.lock();
+                (a.command == "Sleep", a.since.elapsed().as_secs())
+            };
             if idle && since >= s.wait_timeout_s.load(Ordering::Relaxed) {
                 s.kill(KILL_CONNECTION);
             }

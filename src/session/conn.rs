@@ -439,7 +439,11 @@ where
     ctx.audit_connection("Connect");
     *shared.user.lock() = login.user.clone();
     *shared.db.lock() = login.db.clone();
-    *shared.command.lock() = "Sleep";
+    {
+        let mut a = shared.activity.lock();
+        a.command = "Sleep";
+        a.since = std::time::Instant::now();
+    }
     if caps.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
         let it = ctx.vars.get(vars::INTERACTIVE_TIMEOUT).cloned();
         if let Some(v) = it {
@@ -588,8 +592,11 @@ where
             if cmd == com::QUIT {
                 return true;
             }
-            *ctx.shared.command.lock() = command_name(cmd);
-            *ctx.shared.command_start.lock() = std::time::Instant::now();
+            {
+                let mut a = ctx.shared.activity.lock();
+                a.command = command_name(cmd);
+                a.since = std::time::Instant::now();
+            }
             ctx.shared
                 .status
                 .add(Stat::BytesReceived, payload.len() as u64 + 4);
@@ -598,10 +605,14 @@ where
             }
             let keep = self.dispatch(ctx, cmd, &payload).await;
             ctx.clear_kill_query();
-            *ctx.shared.command.lock() = "Sleep";
-            *ctx.shared.command_start.lock() = std::time::Instant::now();
-            *ctx.shared.info.lock() = None;
-            *ctx.shared.state.lock() = "";
+            let info = {
+                let mut a = ctx.shared.activity.lock();
+                a.command = "Sleep";
+                a.since = std::time::Instant::now();
+                a.state = "";
+                a.info.take()
+            };
+            drop(info); // outside the lock
             if let Some(d) = ctx.deferred.take()
                 && !self.hand_off_commit(ctx, d).await
             {
@@ -685,7 +696,7 @@ where
                     Some(p) => &text[..p],
                     None => &text,
                 };
-                *ctx.shared.info.lock() = Some(Arc::from(text));
+                ctx.shared.activity.lock().info = Some(Arc::from(text));
                 let pieces = if self.multi_statements {
                     lexer::split_statements(text, &ctx.lex_options())
                 } else {
@@ -1110,7 +1121,7 @@ where
         let ptr = Arc::as_ptr(&prepared) as usize;
         let skip_metadata = prepared.is_select() && stmt.meta_sent == Some(ptr);
         stmt.meta_sent = prepared.is_select().then_some(ptr);
-        *ctx.shared.info.lock() = Some(stmt.info.clone());
+        ctx.shared.activity.lock().info = Some(stmt.info.clone());
         if matches!(prepared.planned, crate::sql::Planned::Other(_)) {
             ctx.stmt_text.clear();
             ctx.stmt_text.push_str(&stmt.info);

@@ -696,18 +696,18 @@ fn sessions(ctx: &Ctx) -> Vec<(Arc<crate::server::SessionShared>, history::Threa
     let now_ns = crate::observe::now_ns();
     all.into_iter()
         .map(|s| {
-            let command = *s.command.lock();
-            let since = s.command_start.lock().elapsed();
+            let a = s.activity.lock().clone();
+            let since = a.since.elapsed();
             let view = history::ThreadView {
                 id: u64::from(s.id),
                 user: s.user.lock().clone(),
                 host: s.host.clone(),
                 db: s.db.lock().clone(),
-                command,
+                command: a.command,
                 time_s: since.as_secs(),
-                state: *s.state.lock(),
-                info: s.info.lock().clone(),
-                running_since_ns: (command != "Sleep").then(|| now_ns - since.as_nanos() as i64),
+                state: a.state,
+                info: a.info,
+                running_since_ns: (a.command != "Sleep").then(|| now_ns - since.as_nanos() as i64),
             };
             (s, view)
         })

@@ -334,10 +334,7 @@ pub fn status_rows(ctx: &Ctx, global: bool) -> Vec<Vec<Value>> {
     let (sessions, running) = {
         let all = ctx.server.sessions.lock();
         // Running: executing a command (not idle, not still logging in), as in MySQL.
-        let running = all
-            .values()
-            .filter(|s| !matches!(*s.command.lock(), "Sleep" | "Connect"))
-            .count();
+        let running = all.values().filter(|s| s.activity.lock().running()).count();
         (all.len() as u64, running as u64)
     };
     let uptime = ctx.server.started.elapsed().as_secs();
@@ -420,7 +417,8 @@ pub fn processlist_rows(ctx: &Ctx, full: bool) -> Vec<Vec<Value>> {
     let mut rows: Vec<Vec<Value>> = sessions
         .into_iter()
         .map(|s| {
-            let info = s.info.lock().clone().map(|i| {
+            let a = s.activity.lock().clone();
+            let info = a.info.map(|i| {
                 let i: &str = &i;
                 if full {
                     i.to_string()
@@ -436,9 +434,9 @@ pub fn processlist_rows(ctx: &Ctx, full: bool) -> Vec<Vec<Value>> {
                     .clone()
                     .map(Value::from_string)
                     .unwrap_or(Value::Null),
-                Value::str(*s.command.lock()),
-                Value::UInt(s.command_start.lock().elapsed().as_secs()),
-                Value::str(*s.state.lock()),
+                Value::str(a.command),
+                Value::UInt(a.since.elapsed().as_secs()),
+                Value::str(a.state),
                 info.map(Value::from_string).unwrap_or(Value::Null),
             ]
         })
