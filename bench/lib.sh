@@ -35,3 +35,15 @@ sb_run() {
     --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$3" \
     --time="$4" run 2>&1
 }
+
+# sb_run_cpu PORT WORKLOAD THREADS SECONDS: as sb_run, then a line "sysbench_cpu_s: S",
+# the CPU seconds sysbench itself used (its threads, user and system).
+sb_run_cpu() {
+  local f="$tmp/times.$RANDOM"
+  # `times` in the subshell that ran sysbench (not in a pipeline: that is a fresh process).
+  (sb_run "$@"; times >"$f")
+  awk 'NR == 2 {
+    s = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); s += p[1] * 60 + p[2] }
+    print "sysbench_cpu_s: " s }' "$f"
+  rm -f "$f"
+}
