@@ -69,6 +69,12 @@ pub struct Activity {
 }
 
 impl Activity {
+    /// Starts `command` now (`Sleep`: the session goes idle).
+    pub fn enter(&mut self, command: &'static str) {
+        self.command = command;
+        self.since = Instant::now();
+    }
+
     /// Running a command (not idle, not still logging in), as MySQL counts
     /// `Threads_running`.
     pub fn running(&self) -> bool {

@@ -429,8 +429,14 @@ impl Writeback {
 /// Lower the calling thread's priority (nice 10), for bulk work that must leave the CPU to
 /// sessions (checkpoints, encoding large transactions). A thread cannot raise it back.
 pub fn lower_priority() {
+    set_priority(10);
+}
+
+/// Sets the calling thread's nice value. A refusal (raising it without CAP_SYS_NICE or an
+/// RLIMIT_NICE that allows it: EPERM, EACCES) leaves the priority as it was.
+pub fn set_priority(nice: i32) {
     // SAFETY: setpriority on the calling thread (who = 0); no memory is passed.
-    unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) };
 }
 
 /// The name of journal file `seq`: `<basename>.NNNNNN`.

@@ -426,17 +426,6 @@ impl Sink {
     }
 }
 
-/// The writer runs at nice -5 where the server may raise a thread's priority (root,
-/// CAP_SYS_NICE, or an RLIMIT_NICE that allows it; otherwise it stays at the default). At
-/// equal priority, 64 busy sessions on 2 CPUs left it about a 65th of a CPU each: it fell
-/// behind, wrote batches of up to 800 KB (stripes grown past the cache, copies cold) and
-/// sessions waited on full stripes; its work is small but must run when woken.
-fn raise_priority() {
-    // SAFETY: setpriority on the calling thread (who = 0); no memory is passed. A refusal
-    // (EPERM, EACCES) leaves the priority as it was.
-    unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, -5) };
-}
-
 /// The entries of one batch in clock order: `stripes` each in order, merged into `out`
 /// (or, when a single stripe has entries, that stripe's buffer as it is).
 fn merge<'a>(stripes: &'a [Stripe], out: &'a mut Vec<u8>) -> &'a [u8] {
@@ -503,7 +492,12 @@ impl Writer {
     }
 
     fn run(mut self) {
-        raise_priority();
+        // Nice -5 where the server may raise a thread's priority (else the default). At
+        // equal priority, 64 busy sessions on 2 CPUs left the writer about a 65th of a CPU:
+        // it fell behind, wrote batches of up to 800 KB (stripes grown past the cache,
+        // copies cold) and sessions waited on full stripes; its work is small but must run
+        // when woken.
+        crate::journal::writer::set_priority(-5);
         let sink = self.sink.clone();
         // The batch being taken, stripe by stripe, and the stripes merged.
         let mut batch: Vec<Stripe> = (0..sink.stripes.len()).map(|_| Stripe::default()).collect();

@@ -439,11 +439,7 @@ where
     ctx.audit_connection("Connect");
     *shared.user.lock() = login.user.clone();
     *shared.db.lock() = login.db.clone();
-    {
-        let mut a = shared.activity.lock();
-        a.command = "Sleep";
-        a.since = std::time::Instant::now();
-    }
+    shared.activity.lock().enter("Sleep");
     if caps.contains(CapabilityFlags::CLIENT_INTERACTIVE) {
         let it = ctx.vars.get(vars::INTERACTIVE_TIMEOUT).cloned();
         if let Some(v) = it {
@@ -592,11 +588,7 @@ where
             if cmd == com::QUIT {
                 return true;
             }
-            {
-                let mut a = ctx.shared.activity.lock();
-                a.command = command_name(cmd);
-                a.since = std::time::Instant::now();
-            }
+            ctx.shared.activity.lock().enter(command_name(cmd));
             ctx.shared
                 .status
                 .add(Stat::BytesReceived, payload.len() as u64 + 4);
@@ -607,8 +599,7 @@ where
             ctx.clear_kill_query();
             let info = {
                 let mut a = ctx.shared.activity.lock();
-                a.command = "Sleep";
-                a.since = std::time::Instant::now();
+                a.enter("Sleep");
                 a.state = "";
                 a.info.take()
             };

@@ -28,11 +28,11 @@ use crate::storage::txn::{Isolation, SnapshotSlot, Txn};
 use ahash::AHashMap;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// How much of `log_buf` is fetched ahead: a slow-log or audit entry of a short statement
 /// is about 250 bytes.
 const LOG_ENTRY_BYTES: usize = 320;
-use std::sync::atomic::Ordering;
 
 /// sql_mode bits Quire acts on (MySQL's values).
 pub mod sql_mode {
