@@ -281,10 +281,7 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
     };
     // Valid UTF-8, escaped; runs that need no escape are copied whole.
     let valid = |out: &mut Vec<u8>, mut rest: &[u8]| {
-        while let Some(i) = rest
-            .iter()
-            .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f)
-        {
+        while let Some(i) = first_escape(rest) {
             out.extend_from_slice(rest.get(..i).unwrap_or_default());
             match rest.get(i).copied().unwrap_or(0) {
                 b'"' => out.extend_from_slice(b"\\\""),
@@ -311,6 +308,31 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
         }
     }
     out.push(b'"');
+}
+
+/// Where the first byte of `s` is that a JSON string escapes (a control character, `"`,
+/// `\\`, DEL): eight bytes at a time until a word may hold one (the zero-byte test of each
+/// condition has no false negatives), then byte by byte.
+fn first_escape(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f;
+    let mut at = 0;
+    for word in s.chunks_exact(8) {
+        let mut w = [0; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_ne_bytes(w);
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        let quote = has_zero(x ^ (ONES * u64::from(b'"')));
+        let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));
+        let del = has_zero(x ^ (ONES * 0x7f));
+        if control | quote | backslash | del != 0 {
+            break;
+        }
+        at += 8;
+    }
+    s.get(at..)?.iter().position(|&b| needs(b)).map(|i| at + i)
 }
 
 /// MySQL's `sql_command` name for a statement kind (the audit record's `command_class`).
@@ -672,6 +694,22 @@ mod tests {
             },
         );
         out
+    }
+
+    #[test]
+    fn first_escape_finds_each_escaped_byte_at_each_position() {
+        let plain = b"SELECT c FROM sbtest1 WHERE id=5 AND \xc3\xa9t\xc3\xa9 > 0x7e~".to_vec();
+        assert_eq!(first_escape(&plain), None);
+        assert_eq!(first_escape(b""), None);
+        for b in (0u8..0x20).chain([b'"', b'\\', 0x7f]) {
+            for at in 0..plain.len() {
+                let mut s = plain.clone();
+                s[at] = b;
+                // A second one later must not be reported first.
+                s.push(b);
+                assert_eq!(first_escape(&s), Some(at), "byte {b:#x} at {at}");
+            }
+        }
     }
 
     #[test]

@@ -585,26 +585,27 @@ impl QueryLogs {
         }
     }
 
-    /// Hands an audit record to its writer, and waits as `audit_log_strategy` says.
-    pub fn write_audit(&self, record: &[u8]) {
+    /// Hands an audit record of time `time` (see [`Sink::append`]) to its writer, and waits
+    /// as `audit_log_strategy` says.
+    pub fn write_audit(&self, record: &[u8], time: u64) {
         use audit::Strategy;
         let Some(s) = self.audit.sink(&self.no_header) else {
             return;
         };
         match Strategy::from_u8(self.audit_strategy.load(Ordering::Relaxed)) {
             Strategy::Asynchronous => {
-                s.append(record, Full::Wait);
+                s.append(record, time, Full::Wait);
             }
             Strategy::Performance => {
-                s.append(record, Full::Drop);
+                s.append(record, time, Full::Drop);
             }
             Strategy::Semisynchronous => {
-                if let Some(n) = s.append(record, Full::Wait) {
+                if let Some(n) = s.append(record, time, Full::Wait) {
                     s.wait_written(n);
                 }
             }
             Strategy::Synchronous => {
-                if let Some(n) = s.append(record, Full::Wait) {
+                if let Some(n) = s.append(record, time, Full::Wait) {
                     s.wait_synced(n);
                 }
             }
@@ -656,10 +657,11 @@ impl QueryLogs {
         }
     }
 
-    /// Hands a formatted log-table row (a line, see [`logtable`]) to its writer.
-    pub fn write_table(&self, t: logtable::LogTable, row: &[u8]) {
+    /// Hands a formatted log-table row (a line, see [`logtable`]) of time `time` to its
+    /// writer.
+    pub fn write_table(&self, t: logtable::LogTable, row: &[u8], time: u64) {
         if let Some(s) = self.table(t).sink(&self.no_header) {
-            s.append(row, self.full());
+            s.append(row, time, self.full());
         }
     }
 
@@ -703,17 +705,17 @@ impl QueryLogs {
         }
     }
 
-    /// Hands a formatted slow-log entry to its writer.
-    pub fn write_slow(&self, entry: &[u8]) {
+    /// Hands a formatted slow-log entry of time `time` to its writer.
+    pub fn write_slow(&self, entry: &[u8], time: u64) {
         if let Some(s) = self.slow.sink(&self.header) {
-            s.append(entry, self.full());
+            s.append(entry, time, self.full());
         }
     }
 
-    /// Hands a formatted general-log line to its writer.
-    pub fn write_general(&self, entry: &[u8]) {
+    /// Hands a formatted general-log line of time `time` to its writer.
+    pub fn write_general(&self, entry: &[u8], time: u64) {
         if let Some(s) = self.general.sink(&self.header) {
-            s.append(entry, self.full());
+            s.append(entry, time, self.full());
         }
     }
 
@@ -798,5 +800,32 @@ mod tests {
             s.contains('T') && s.ends_with(|c: char| c.is_ascii_digit()),
             "{s}"
         );
+    }
+
+    #[test]
+    fn the_cached_second_follows_the_second_and_the_zone() {
+        // Threads switching between seconds and zones: each answer is the one computed
+        // without the cache.
+        let expect = |second: i64, utc: bool| {
+            let (mut p, mut z) = (Vec::new(), Vec::new());
+            iso_second(&mut p, &mut z, second, utc);
+            p.extend_from_slice(b".000007");
+            p.extend_from_slice(&z);
+            p
+        };
+        std::thread::scope(|s| {
+            for t in 0..4i64 {
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for i in 0..2000i64 {
+                        let second = 1_715_363_076 + (i + t) % 3;
+                        let utc = (i / 7 + t) % 2 == 0;
+                        out.clear();
+                        write_iso_time(&mut out, second * 1_000_000 + 7, utc);
+                        assert_eq!(out, expect(second, utc), "second {second} utc {utc}");
+                    }
+                });
+            }
+        });
     }
 }

@@ -4,24 +4,28 @@
 //!  session on CPU 0 ──format entry in its own buffer (no lock)──► stripe 0: lock, memcpy, unlock
 //!  session on CPU 1 ──────────────────────────────────────────► stripe 1: lock, memcpy, unlock
 //!                                 ┌──────────────── stripes (≤ capacity bytes in all) ◄──┘
-//!  writer thread: swap every stripe for an empty one at once (one batch) → merge them in
-//!  clock order → write(2) the batch → mark the batch written, wake waiters
+//!  writer thread: swap every stripe for an empty one at once (one batch) → order their
+//!  entries by time → writev(2) the batch → mark the batch written, wake waiters
 //! ```
 //!
 //! **The hand-over** is one byte buffer per CPU ("stripe"), each behind its own lock on its
 //! own cache line. A session formats its entry outside any lock and copies the finished
-//! bytes into the stripe of the CPU it runs on; the critical section is a `memcpy`, a clock
-//! reading and a push. Sessions on different CPUs never touch the same cache line, so a log
+//! bytes into the stripe of the CPU it runs on; the critical section is a `memcpy` and a
+//! push. Sessions on different CPUs never touch the same cache line, so a log
 //! that takes every statement costs no cache-line transfers between cores (with one shared
 //! buffer, the mutex's line moving between cores was most of the logs' cost: 250 ns per
 //! entry, `bench/results/2026-11-22-query-logs-append-profile.md`).
 //!
 //! **Order in the file**: the writer takes every stripe's lock at the same time and swaps
 //! them all (a batch is a consistent cut: an entry appended after another one finished is
-//! never in an earlier batch). Within a batch, it merges the stripes by the monotonic clock
-//! read under each stripe's lock, so entries are in the order they were handed over — one
-//! session's in its order, and an entry appended after another one returned after it. The
-//! writer writes each batch with one `write(2)`, so each entry is whole in the file however
+//! never in an earlier batch). Within a batch, it merges the stripes by the time each entry
+//! carries: its statement's end, as its caller read the clock for the entry's text (a
+//! second clock reading per entry, under the lock, cost about as much as the rest of the
+//! append). So a batch's entries are in the order their statements ended (the `# Time:`
+//! order of the slow log), and one session's entries are in its order (it gives them
+//! rising times, [`Sink::append`]), whichever CPU each was handed over on. Each stripe's
+//! entries stay in the order appended. The writer writes a batch with `writev(2)` straight
+//! from the stripes, whole entries at a time, so each entry is whole in the file however
 //! many sessions log at once.
 //!
 //! **Batches are numbered** from 1. [`Sink::append`] returns the number of the batch its
@@ -59,10 +63,8 @@
 
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::Write;
+use std::io::{IoSlice, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -115,8 +117,7 @@ pub type Header = Arc<Mutex<Vec<u8>>>;
 #[derive(Default)]
 struct Stripe {
     buf: Vec<u8>,
-    /// Per entry, in the order appended: the clock (ns since the sink started, read under
-    /// the lock, so rising) and where the entry ends in `buf`.
+    /// Per entry, in the order appended: its time (the caller's) and where it ends in `buf`.
     index: Vec<(u64, usize)>,
     /// The batch these entries will be written in.
     batch: u64,
@@ -194,8 +195,6 @@ pub struct Sink {
     work: Condvar,
     /// Sessions wait here for room, for their batch to be written or synced, for a reopen.
     progress: Condvar,
-    /// The clock's zero for the entries' order.
-    epoch: Instant,
     capacity_bytes: AtomicU64,
     pub max_size_bytes: AtomicU64,
     pub max_files: AtomicU64,
@@ -242,7 +241,6 @@ impl Sink {
             }),
             work: Condvar::new(),
             progress: Condvar::new(),
-            epoch: Instant::now(),
             capacity_bytes: AtomicU64::new(capacity_bytes.max(MIN_STRIPE_BYTES)),
             max_size_bytes: AtomicU64::new(0),
             max_files: AtomicU64::new(0),
@@ -268,11 +266,13 @@ impl Sink {
         (all / self.stripes.len() as u64).max(MIN_STRIPE_BYTES) as usize
     }
 
-    /// Hands over one finished entry. Returns the number of the batch it is in (for
+    /// Hands over one finished entry, whose time is `time` (nanoseconds of a clock every
+    /// caller shares: it orders the entries of a batch; one caller's next entry must have a
+    /// greater time to stay after this one). Returns the number of the batch it is in (for
     /// [`Sink::wait_written`]) or None if it was dropped (full stripe with [`Full::Drop`],
     /// or the sink is stopped). May block the calling thread when the stripe is full and
     /// `full` is [`Full::Wait`].
-    pub fn append(&self, entry: &[u8], full: Full) -> Option<u64> {
+    pub fn append(&self, entry: &[u8], time: u64, full: Full) -> Option<u64> {
         let capacity = self.stripe_capacity();
         let stripe = &self.stripes[super::percpu::this_cpu(self.stripes.len())];
         let mut s = stripe.lock();
@@ -293,10 +293,9 @@ impl Sink {
             self.wait_taken(batch);
             s = stripe.lock();
         }
-        let now = self.epoch.elapsed().as_nanos() as u64;
         s.buf.extend_from_slice(entry);
         let end = s.buf.len();
-        s.index.push((now, end));
+        s.index.push((time, end));
         let batch = s.batch;
         stripe
             .tail
@@ -426,32 +425,64 @@ impl Sink {
     }
 }
 
-/// The entries of one batch in clock order: `stripes` each in order, merged into `out`
-/// (or, when a single stripe has entries, that stripe's buffer as it is).
-fn merge<'a>(stripes: &'a [Stripe], out: &'a mut Vec<u8>) -> &'a [u8] {
-    let mut full = stripes.iter().filter(|s| !s.index.is_empty());
-    let Some(first) = full.next() else {
-        return &[];
-    };
-    if full.next().is_none() {
-        return &first.buf;
-    }
-    out.clear();
-    // (clock, stripe, entry in stripe), smallest first; a tie goes to the lower stripe.
-    let mut heap: BinaryHeap<Reverse<(u64, usize, usize)>> = stripes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.index.first().map(|&(t, _)| Reverse((t, i, 0))))
-        .collect();
-    while let Some(Reverse((_, i, k))) = heap.pop() {
+/// The entries of one batch in time order, as runs of consecutive entries of one stripe:
+/// (stripe, start, end) in `runs`. A tie goes to the lower stripe. The entries of a stripe
+/// that come before the next stripe's head make one run; runs are written from the stripes
+/// as they are (`writev`), with no copy into one buffer first.
+fn merge_runs(stripes: &[Stripe], runs: &mut Vec<(usize, usize, usize)>) {
+    runs.clear();
+    // The next entry of each stripe.
+    let mut next = vec![0usize; stripes.len()];
+    let head = |i: usize, next: &[usize]| stripes[i].index.get(next[i]).map(|&(t, _)| (t, i));
+    loop {
+        // The smallest head, and the one after it.
+        let (mut best, mut second) = (None, None);
+        for i in 0..stripes.len() {
+            let Some(h) = head(i, &next) else { continue };
+            if best.is_none_or(|b| h < b) {
+                second = best;
+                best = Some(h);
+            } else if second.is_none_or(|s| h < s) {
+                second = Some(h);
+            }
+        }
+        let Some((_, i)) = best else { break };
         let s = &stripes[i];
-        let start = if k == 0 { 0 } else { s.index[k - 1].1 };
-        out.extend_from_slice(&s.buf[start..s.index[k].1]);
-        if let Some(&(t, _)) = s.index.get(k + 1) {
-            heap.push(Reverse((t, i, k + 1)));
+        let from = next[i];
+        let mut to = from + 1;
+        while let Some(&(t, _)) = s.index.get(to)
+            && second.is_none_or(|b| (t, i) < b)
+        {
+            to += 1;
+        }
+        let start = if from == 0 { 0 } else { s.index[from - 1].1 };
+        runs.push((i, start, s.index[to - 1].1));
+        next[i] = to;
+    }
+}
+
+/// The bytes of `runs` (see [`merge_runs`]).
+fn run_slices<'a>(
+    stripes: &'a [Stripe],
+    runs: &[(usize, usize, usize)],
+) -> impl Iterator<Item = &'a [u8]> {
+    runs.iter()
+        .map(move |&(i, start, end)| stripes[i].buf.get(start..end).unwrap_or_default())
+}
+
+/// Writes all of `slices`, as few `writev` calls as the kernel takes (at most `IOV_MAX`
+/// slices each).
+fn write_all_vectored(f: &mut File, mut slices: &mut [IoSlice<'_>]) -> std::io::Result<()> {
+    const IOV_MAX: usize = 1024;
+    while !slices.is_empty() {
+        match f.write_vectored(&slices[..slices.len().min(IOV_MAX)]) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
     }
-    out
+    Ok(())
 }
 
 /// The writer thread's side: the open file and where it is.
@@ -467,6 +498,8 @@ struct Writer {
     transform: Option<Box<dyn Transform>>,
     /// Where the transform builds its output.
     transformed: Vec<u8>,
+    /// Where a batch is put together for the transform.
+    merged: Vec<u8>,
     /// A file was opened since the last batch was written.
     fresh: bool,
 }
@@ -487,6 +520,7 @@ impl Writer {
             retry_at: None,
             transform,
             transformed: Vec::new(),
+            merged: Vec::new(),
             fresh: false,
         }
     }
@@ -499,9 +533,9 @@ impl Writer {
         // when woken.
         crate::journal::writer::set_priority(-5);
         let sink = self.sink.clone();
-        // The batch being taken, stripe by stripe, and the stripes merged.
+        // The batch being taken, stripe by stripe, and its runs in time order.
         let mut batch: Vec<Stripe> = (0..sink.stripes.len()).map(|_| Stripe::default()).collect();
-        let mut merged: Vec<u8> = Vec::new();
+        let mut runs = Vec::new();
         loop {
             let (number, reopen, new_path, sync, stop) = {
                 let mut c = sink.ctl.lock();
@@ -544,8 +578,8 @@ impl Writer {
             };
             let entries: usize = batch.iter().map(|s| s.index.len()).sum();
             if entries > 0 {
-                let bytes = merge(&batch, &mut merged);
-                self.write(bytes, entries as u64);
+                merge_runs(&batch, &mut runs);
+                self.write(&batch, &runs, entries as u64);
             }
             let capacity = sink.capacity_bytes.load(Ordering::Relaxed) as usize;
             for s in &mut batch {
@@ -555,8 +589,8 @@ impl Writer {
                     *s = Stripe::default();
                 }
             }
-            if merged.capacity() > capacity * 2 {
-                merged = Vec::new();
+            if self.merged.capacity() > capacity * 2 {
+                self.merged = Vec::new();
             }
             if sync {
                 // Batches up to `number` are written; one fsync makes them all durable (or,
@@ -647,24 +681,35 @@ impl Writer {
         self.retry_at = Some(Instant::now() + RETRY);
     }
 
-    fn write(&mut self, batch: &[u8], entries: u64) {
+    fn write(&mut self, batch: &[Stripe], runs: &[(usize, usize, usize)], entries: u64) {
         if !self.open() {
             self.sink.stats.lost.fetch_add(entries, Ordering::Relaxed);
             return;
         }
         let mut out = std::mem::take(&mut self.transformed);
-        let bytes = match self.transform.as_mut() {
-            Some(t) => t.apply(batch, std::mem::take(&mut self.fresh), &mut out),
-            None => batch,
-        };
+        let mut slices: Vec<IoSlice<'_>>;
+        let mut merged = Vec::new();
+        match self.transform.as_mut() {
+            Some(t) => {
+                // The transform reads the batch as one buffer.
+                merged = std::mem::take(&mut self.merged);
+                merged.clear();
+                run_slices(batch, runs).for_each(|r| merged.extend_from_slice(r));
+                let bytes = t.apply(&merged, std::mem::take(&mut self.fresh), &mut out);
+                slices = vec![IoSlice::new(bytes)];
+            }
+            None => slices = run_slices(batch, runs).map(IoSlice::new).collect(),
+        }
+        let len: u64 = slices.iter().map(|s| s.len() as u64).sum();
         let stats = &self.sink.stats;
         let r = match self.file.as_mut() {
-            Some(f) => f.write_all(bytes),
+            Some(f) => write_all_vectored(f, &mut slices),
             None => Ok(()),
         };
-        let len = bytes.len() as u64;
+        drop(slices);
         out.clear();
         self.transformed = out;
+        self.merged = merged;
         match r {
             Ok(()) => {
                 stats.entries.fetch_add(entries, Ordering::Relaxed);
@@ -758,6 +803,11 @@ fn numbered_files(path: &Path) -> Vec<(u64, PathBuf)> {
 mod tests {
     use super::*;
 
+    /// A time for an entry of a test: now, in nanoseconds.
+    fn now() -> u64 {
+        crate::observe::now_ns() as u64
+    }
+
     fn tmpdir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("quire-sink-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -777,7 +827,7 @@ mod tests {
                 s.spawn(move || {
                     for i in 0..2000 {
                         let e = format!("{t} {i} {}\n", "x".repeat(i % 300));
-                        assert!(sink.append(e.as_bytes(), Full::Wait).is_some());
+                        assert!(sink.append(e.as_bytes(), now(), Full::Wait).is_some());
                     }
                 });
             }
@@ -805,7 +855,7 @@ mod tests {
     fn entries_are_in_the_file_in_the_order_they_were_handed_over() {
         // Each append is made under a lock that passes a number from thread to thread, so
         // entry n+1 is handed over after entry n returned — from another thread, on
-        // whichever CPU: the file must hold 1, 2, 3, … in order.
+        // whichever CPU — with a later time: the file must hold 1, 2, 3, … in order.
         let dir = tmpdir("order");
         let path = dir.join("t.log");
         let sink =
@@ -819,7 +869,7 @@ mod tests {
                         let mut n = next.lock();
                         *n += 1;
                         assert!(
-                            sink.append(format!("{n}\n").as_bytes(), Full::Wait)
+                            sink.append(format!("{n}\n").as_bytes(), *n, Full::Wait)
                                 .is_some()
                         );
                     }
@@ -831,14 +881,21 @@ mod tests {
         let got: Vec<u64> = text.lines().map(|l| l.parse().expect("number")).collect();
         assert_eq!(got, (1..=20_000).collect::<Vec<u64>>());
         assert!(
-            sink.append(b"late\n", Full::Wait).is_none(),
+            sink.append(b"late\n", now(), Full::Wait).is_none(),
             "refused after shutdown"
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// The batch's bytes in file order.
+    fn merge(stripes: &[Stripe]) -> Vec<u8> {
+        let mut runs = Vec::new();
+        merge_runs(stripes, &mut runs);
+        run_slices(stripes, &runs).flatten().copied().collect()
+    }
+
     #[test]
-    fn merge_orders_stripes_by_clock() {
+    fn merge_orders_stripes_by_time() {
         let stripe = |entries: &[(u64, &str)]| {
             let mut s = Stripe::default();
             for (t, e) in entries {
@@ -852,11 +909,17 @@ mod tests {
             stripe(&[]),
             stripe(&[(2, "dd"), (5, "e"), (10, "f")]),
         ];
-        let mut out = Vec::new();
-        assert_eq!(merge(&stripes, &mut out), b"addbbecf");
+        assert_eq!(merge(&stripes), b"addbbecf");
+        // Runs of one stripe between the other's entries, and ties to the lower stripe.
+        let runs = [
+            stripe(&[(1, "a"), (2, "b"), (3, "c"), (7, "g"), (8, "i")]),
+            stripe(&[(4, "d"), (5, "e"), (7, "h"), (9, "j"), (9, "k")]),
+            stripe(&[(7, "!")]),
+        ];
+        assert_eq!(merge(&runs), b"abcdegh!ijk");
         let one = [stripe(&[]), stripe(&[(3, "xy"), (4, "z")])];
-        assert_eq!(merge(&one, &mut out), b"xyz");
-        assert_eq!(merge(&[stripe(&[])], &mut out), b"");
+        assert_eq!(merge(&one), b"xyz");
+        assert_eq!(merge(&[stripe(&[])]), b"");
     }
 
     #[test]
@@ -868,7 +931,7 @@ mod tests {
         let entry = vec![b'y'; 1000];
         let mut kept = 0u64;
         for _ in 0..10_000 {
-            if sink.append(&entry, Full::Drop).is_some() {
+            if sink.append(&entry, now(), Full::Drop).is_some() {
                 kept += 1;
             }
         }
@@ -888,18 +951,18 @@ mod tests {
         let mut last = 0;
         for i in 0..100 {
             last = sink
-                .append(format!("a{i}\n").as_bytes(), Full::Wait)
+                .append(format!("a{i}\n").as_bytes(), now(), Full::Wait)
                 .expect("taken");
         }
         sink.wait_written(last);
         std::fs::rename(&path, dir.join("t.log.old")).expect("rename");
         // Entries written after the rename still go to the renamed file until the reopen.
         for i in 0..100 {
-            sink.append(format!("b{i}\n").as_bytes(), Full::Wait);
+            sink.append(format!("b{i}\n").as_bytes(), now(), Full::Wait);
         }
         sink.reopen(None, true);
         for i in 0..100 {
-            sink.append(format!("c{i}\n").as_bytes(), Full::Wait);
+            sink.append(format!("c{i}\n").as_bytes(), now(), Full::Wait);
         }
         sink.shutdown();
         let old = std::fs::read_to_string(dir.join("t.log.old")).expect("old");
@@ -924,7 +987,7 @@ mod tests {
         for _ in 0..2000 {
             let mut e = entry.to_vec();
             e.push(b'\n');
-            sink.append(&e, Full::Wait);
+            sink.append(&e, now(), Full::Wait);
         }
         sink.shutdown();
         let numbered = numbered_files(&path);
@@ -942,13 +1005,13 @@ mod tests {
         let path = dir.join("sub").join("t.log");
         let sink =
             Sink::start("test log", path.clone(), 1 << 20, Header::default(), None).expect("start");
-        let n = sink.append(b"lost\n", Full::Wait).expect("taken");
+        let n = sink.append(b"lost\n", now(), Full::Wait).expect("taken");
         sink.wait_written(n);
         assert_eq!(sink.stats.lost.load(Ordering::Relaxed), 1);
         assert!(sink.stats.errors.load(Ordering::Relaxed) >= 1);
         std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
         std::thread::sleep(RETRY + Duration::from_millis(100));
-        let n = sink.append(b"kept\n", Full::Wait).expect("taken");
+        let n = sink.append(b"kept\n", now(), Full::Wait).expect("taken");
         sink.wait_written(n);
         sink.shutdown();
         assert_eq!(std::fs::read_to_string(&path).expect("file"), "kept\n");
@@ -967,7 +1030,7 @@ mod tests {
                 s.spawn(move || {
                     for i in 0..50 {
                         let n = sink
-                            .append(format!("{t} {i}\n").as_bytes(), Full::Wait)
+                            .append(format!("{t} {i}\n").as_bytes(), now(), Full::Wait)
                             .expect("taken");
                         sink.wait_synced(n);
                         assert!(sink.ctl.lock().synced >= n);

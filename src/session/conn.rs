@@ -706,7 +706,7 @@ where
                     let stmt = text.get(s..e).unwrap_or("");
                     ctx.shared.status.add(Stat::Queries, 1);
                     ctx.begin_record(if i == 0 { payload.len() as u64 + 4 } else { 0 });
-                    ctx.log_command("Query", stmt.as_bytes());
+                    ctx.log_statement("Query", stmt.as_bytes());
                     let more = i + 1 < n;
                     self.stmt_mark = self.writer.mark();
                     let sent_before = self.writer.total_bytes();
@@ -1140,7 +1140,7 @@ where
             let mut buf = std::mem::take(&mut ctx.text_buf);
             buf.clear();
             super::logging::push_execute_text(&mut buf, &info, &param_pos, &exec.params);
-            ctx.log_command("Execute", &buf);
+            ctx.log_statement("Execute", &buf);
             ctx.text_buf = buf;
         }
         let sent_before = self.writer.total_bytes();

@@ -66,20 +66,45 @@ impl LazyText<'_> {
 }
 
 impl Ctx {
+    /// The time to order a log entry of this session by (see `observe::sink`): `unix_us`,
+    /// the time the entry shows, in nanoseconds, or just after this session's last entry
+    /// if that is not earlier (the clock stepped back, or two entries in one microsecond).
+    fn log_time(&mut self, unix_us: i64) -> u64 {
+        let t = (unix_us.max(0) as u64 * 1000).max(self.log_time + 1);
+        self.log_time = t;
+        t
+    }
+
     /// The general log's line for a command received now (before it runs). `sql_log_off`
     /// keeps a session's commands out.
     pub fn log_command(&mut self, command: &str, arg: &[u8]) {
+        if self.server.logs.general_any() {
+            self.log_command_at(now_us(), command, arg);
+        }
+    }
+
+    /// As [`Ctx::log_command`], for a statement whose record was just opened
+    /// (`Ctx::begin_record`): its line has the statement's start time (no second clock
+    /// reading).
+    pub fn log_statement(&mut self, command: &str, arg: &[u8]) {
+        if self.server.logs.general_any() {
+            self.log_command_at(self.rec.start_us, command, arg);
+        }
+    }
+
+    fn log_command_at(&mut self, now: i64, command: &str, arg: &[u8]) {
         let logs = &self.server.logs;
         let (file, table) = (logs.general_on(), logs.general_table_on());
-        if !logs.general_any() || self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
+        if self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
             return;
         }
-        let now = now_us();
+        let time = self.log_time(now);
+        let logs = &self.server.logs;
         if file {
             self.log_buf.clear();
             let utc = logs.utc.load(Ordering::Relaxed);
             general::format(&mut self.log_buf, now, utc, self.conn_id, command, arg);
-            logs.write_general(&self.log_buf);
+            logs.write_general(&self.log_buf, time);
         }
         if table {
             self.log_buf.clear();
@@ -92,7 +117,7 @@ impl Ctx {
                 command,
                 arg,
             );
-            logs.write_table(LogTable::General, &self.log_buf);
+            logs.write_table(LogTable::General, &self.log_buf, time);
         }
     }
 
@@ -158,6 +183,8 @@ impl Ctx {
             return;
         }
         let text = text.get();
+        // The entries' time: the statement's end (slow and audit logs are separate files).
+        let time = self.log_time(end_us);
         if audit {
             let rec = &self.rec;
             let name = if rec.prepared { "Execute" } else { "Query" };
@@ -167,7 +194,7 @@ impl Ctx {
                 rec.rows_affected
             };
             let (class, errno) = (audit::command_class(rec.kind), rec.errno);
-            self.write_audit(end_us, name, class, errno, Some(rows), Some(text));
+            self.write_audit(end_us, time, name, class, errno, Some(rows), Some(text));
         }
         if slow && slow_table {
             let logs = &self.server.logs;
@@ -187,7 +214,7 @@ impl Ctx {
                     thread_id: self.conn_id,
                 },
             );
-            logs.write_table(LogTable::Slow, &self.log_buf);
+            logs.write_table(LogTable::Slow, &self.log_buf, time);
         }
         if slow && slow_file {
             let logs = &self.server.logs;
@@ -209,7 +236,7 @@ impl Ctx {
                     legacy_time: logs.slow_globals.legacy_time.load(Ordering::Relaxed),
                 },
             );
-            logs.write_slow(&self.log_buf);
+            logs.write_slow(&self.log_buf, time);
         }
     }
 
@@ -289,7 +316,8 @@ impl Ctx {
                         utc,
                         legacy,
                     );
-                    logs.write_slow(&self.log_buf);
+                    let time = self.log_time(end_us);
+                    self.server.logs.write_slow(&self.log_buf, time);
                 }
                 admit
             }
@@ -343,13 +371,18 @@ impl Ctx {
             return;
         }
         let class = if name == "Quit" { "quit" } else { "connect" };
-        self.write_audit(now_us(), name, class, 0, None, None);
+        let now = now_us();
+        let time = self.log_time(now);
+        self.write_audit(now, time, name, class, 0, None, None);
     }
 
-    /// Formats one audit record of this session and hands it to the audit log.
+    /// Formats one audit record of this session and hands it to the audit log (`time`: the
+    /// order it goes by, from [`Ctx::log_time`]).
+    #[allow(clippy::too_many_arguments)]
     fn write_audit(
         &mut self,
         time_us: i64,
+        time: u64,
         name: &'static str,
         command_class: &'static str,
         status: u16,
@@ -373,7 +406,7 @@ impl Ctx {
                 utc: logs.utc.load(Ordering::Relaxed),
             },
         );
-        logs.write_audit(&self.log_buf);
+        logs.write_audit(&self.log_buf, time);
     }
 }
 
@@ -390,30 +423,26 @@ pub fn log_failed_login(
     let logs = &server.logs;
     let utc = logs.utc.load(Ordering::Relaxed);
     let mut buf = Vec::new();
+    let now = now_us();
+    // No session: its entries have the clock's time (see `Sink::append`).
+    let time = now as u64 * 1000;
     if logs.general_on() {
-        general::format(
-            &mut buf,
-            now_us(),
-            utc,
-            conn_id,
-            "Connect",
-            message.as_bytes(),
-        );
-        logs.write_general(&buf);
+        general::format(&mut buf, now, utc, conn_id, "Connect", message.as_bytes());
+        logs.write_general(&buf, time);
     }
     if logs.general_table_on() {
         buf.clear();
         let ip_host = if ip.is_empty() { "localhost" } else { "" };
         logtable::format_general(
             &mut buf,
-            now_us(),
+            now,
             &crate::observe::slow::user_host(user, user, ip_host, ip),
             conn_id,
             logs.server_id.load(Ordering::Relaxed),
             "Connect",
             message.as_bytes(),
         );
-        logs.write_table(LogTable::General, &buf);
+        logs.write_table(LogTable::General, &buf, time);
     }
     let who = audit::Who {
         user,
@@ -429,7 +458,7 @@ pub fn log_failed_login(
         audit::format(
             &mut buf,
             &audit::Record {
-                time_us: now_us(),
+                time_us: now,
                 name: "Connect",
                 conn_id,
                 who: &who,
@@ -441,7 +470,7 @@ pub fn log_failed_login(
                 utc,
             },
         );
-        logs.write_audit(&buf);
+        logs.write_audit(&buf, time);
     }
 }
 
