@@ -93,13 +93,12 @@ impl Ctx {
     }
 
     fn log_command_at(&mut self, now: i64, command: &str, arg: &[u8]) {
-        let logs = &self.server.logs;
-        let (file, table) = (logs.general_on(), logs.general_table_on());
         if self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
             return;
         }
         let time = self.log_time(now);
         let logs = &self.server.logs;
+        let (file, table) = (logs.general_on(), logs.general_table_on());
         if file {
             self.log_buf.clear();
             let utc = logs.utc.load(Ordering::Relaxed);
@@ -183,8 +182,6 @@ impl Ctx {
             return;
         }
         let text = text.get();
-        // The entries' time: the statement's end (slow and audit logs are separate files).
-        let time = self.log_time(end_us);
         if audit {
             let rec = &self.rec;
             let name = if rec.prepared { "Execute" } else { "Query" };
@@ -194,8 +191,10 @@ impl Ctx {
                 rec.rows_affected
             };
             let (class, errno) = (audit::command_class(rec.kind), rec.errno);
-            self.write_audit(end_us, time, name, class, errno, Some(rows), Some(text));
+            self.write_audit(end_us, name, class, errno, Some(rows), Some(text));
         }
+        // The slow log entry's time: the statement's end.
+        let time = self.log_time(end_us);
         if slow && slow_table {
             let logs = &self.server.logs;
             self.log_buf.clear();
@@ -371,24 +370,21 @@ impl Ctx {
             return;
         }
         let class = if name == "Quit" { "quit" } else { "connect" };
-        let now = now_us();
-        let time = self.log_time(now);
-        self.write_audit(now, time, name, class, 0, None, None);
+        self.write_audit(now_us(), name, class, 0, None, None);
     }
 
-    /// Formats one audit record of this session and hands it to the audit log (`time`: the
-    /// order it goes by, from [`Ctx::log_time`]).
-    #[allow(clippy::too_many_arguments)]
+    /// Formats one audit record of this session, of time `time_us`, and hands it to the
+    /// audit log.
     fn write_audit(
         &mut self,
         time_us: i64,
-        time: u64,
         name: &'static str,
         command_class: &'static str,
         status: u16,
         rows: Option<u64>,
         sqltext: Option<&[u8]>,
     ) {
+        let time = self.log_time(time_us);
         let logs = &self.server.logs;
         self.log_buf.clear();
         audit::format(
@@ -425,7 +421,7 @@ pub fn log_failed_login(
     let mut buf = Vec::new();
     let now = now_us();
     // No session: its entries have the clock's time (see `Sink::append`).
-    let time = now as u64 * 1000;
+    let time = now.max(0) as u64 * 1000;
     if logs.general_on() {
         general::format(&mut buf, now, utc, conn_id, "Connect", message.as_bytes());
         logs.write_general(&buf, time);
