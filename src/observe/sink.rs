@@ -498,8 +498,6 @@ struct Writer {
     transform: Option<Box<dyn Transform>>,
     /// Where the transform builds its output.
     transformed: Vec<u8>,
-    /// Where a batch is put together for the transform.
-    merged: Vec<u8>,
     /// A file was opened since the last batch was written.
     fresh: bool,
 }
@@ -520,7 +518,6 @@ impl Writer {
             retry_at: None,
             transform,
             transformed: Vec::new(),
-            merged: Vec::new(),
             fresh: false,
         }
     }
@@ -533,9 +530,11 @@ impl Writer {
         // when woken.
         crate::journal::writer::set_priority(-5);
         let sink = self.sink.clone();
-        // The batch being taken, stripe by stripe, and its runs in time order.
+        // The batch being taken, stripe by stripe, its runs in time order, and where it is
+        // put together for a transform.
         let mut batch: Vec<Stripe> = (0..sink.stripes.len()).map(|_| Stripe::default()).collect();
         let mut runs = Vec::new();
+        let mut merged: Vec<u8> = Vec::new();
         loop {
             let (number, reopen, new_path, sync, stop) = {
                 let mut c = sink.ctl.lock();
@@ -579,7 +578,7 @@ impl Writer {
             let entries: usize = batch.iter().map(|s| s.index.len()).sum();
             if entries > 0 {
                 merge_runs(&batch, &mut runs);
-                self.write(&batch, &runs, entries as u64);
+                self.write(&batch, &runs, entries as u64, &mut merged);
             }
             let capacity = sink.capacity_bytes.load(Ordering::Relaxed) as usize;
             for s in &mut batch {
@@ -589,8 +588,8 @@ impl Writer {
                     *s = Stripe::default();
                 }
             }
-            if self.merged.capacity() > capacity * 2 {
-                self.merged = Vec::new();
+            if merged.capacity() > capacity * 2 {
+                merged = Vec::new();
             }
             if sync {
                 // Batches up to `number` are written; one fsync makes them all durable (or,
@@ -681,25 +680,30 @@ impl Writer {
         self.retry_at = Some(Instant::now() + RETRY);
     }
 
-    fn write(&mut self, batch: &[Stripe], runs: &[(usize, usize, usize)], entries: u64) {
+    /// Writes a batch: its `runs` (see [`merge_runs`]) from the stripes, or, with a
+    /// transform, what it makes of them put together in `merged`.
+    fn write(
+        &mut self,
+        batch: &[Stripe],
+        runs: &[(usize, usize, usize)],
+        entries: u64,
+        merged: &mut Vec<u8>,
+    ) {
         if !self.open() {
             self.sink.stats.lost.fetch_add(entries, Ordering::Relaxed);
             return;
         }
         let mut out = std::mem::take(&mut self.transformed);
-        let mut slices: Vec<IoSlice<'_>>;
-        let mut merged = Vec::new();
-        match self.transform.as_mut() {
+        let mut slices: Vec<IoSlice<'_>> = match self.transform.as_mut() {
             Some(t) => {
                 // The transform reads the batch as one buffer.
-                merged = std::mem::take(&mut self.merged);
                 merged.clear();
                 run_slices(batch, runs).for_each(|r| merged.extend_from_slice(r));
-                let bytes = t.apply(&merged, std::mem::take(&mut self.fresh), &mut out);
-                slices = vec![IoSlice::new(bytes)];
+                let bytes = t.apply(merged, std::mem::take(&mut self.fresh), &mut out);
+                vec![IoSlice::new(bytes)]
             }
-            None => slices = run_slices(batch, runs).map(IoSlice::new).collect(),
-        }
+            None => run_slices(batch, runs).map(IoSlice::new).collect(),
+        };
         let len: u64 = slices.iter().map(|s| s.len() as u64).sum();
         let stats = &self.sink.stats;
         let r = match self.file.as_mut() {
@@ -709,7 +713,6 @@ impl Writer {
         drop(slices);
         out.clear();
         self.transformed = out;
-        self.merged = merged;
         match r {
             Ok(()) => {
                 stats.entries.fetch_add(entries, Ordering::Relaxed);
