@@ -1282,9 +1282,7 @@ pub fn update_setup(ctx: &mut Ctx, upd: &ast::Update, instruments: bool) -> Resu
     Ok(Outcome::Ok {
         affected: changed,
         last_insert_id: 0,
-        info: Some(format!(
-            "Rows matched: {matched}  Changed: {changed}  Warnings: 0"
-        )),
+        info: Some(super::dml::update_info(matched, changed, 0)),
     })
 }
 

@@ -17,6 +17,13 @@
 //! re-add the same index key for this row: writers set their pending version (under the
 //! mutex) before adding index entries, and purge checks the pending version before removing.
 //!
+//! An entry is removed by its key alone, in one descent of the skip list (looking it up
+//! first and then removing it was two: the removal searches again to unlink it). The key
+//! ends with the slot's primary key, and a slot that is not dead is the only one with its
+//! key (a new slot for a key is made only after purge took the old one out of the primary
+//! index), so an entry with that key points to this slot or to a dead one, which no reader
+//! can use; removing either is right.
+//!
 //! Purge runs on its own thread ([`Purge::spawn`]) every `PURGE_INTERVAL_MS`, or inline in
 //! tests ([`Purge::run_once`]). The queue is bounded in effect by the commit rate times the
 //! longest open snapshot; a very old snapshot makes it grow, as InnoDB's history list does.
@@ -113,21 +120,16 @@ impl Purge {
                         table.secondary_entry_key(i, r, &slot.key, live_key);
                         live_key == scratch
                     });
-                    if !still_used
-                        && let Some(e) = table.indexes[i].map.get(scratch.as_slice())
-                        && Arc::ptr_eq(e.value(), slot)
-                    {
-                        e.remove();
+                    if !still_used {
+                        table.indexes[i].map.remove(scratch.as_slice());
                     }
                 }
             }
         }
         if st.is_garbage() {
             st.dead = true;
-            if let Some(e) = table.primary.get(&*slot.key)
-                && Arc::ptr_eq(e.value(), slot)
-            {
-                e.remove();
+            if let Some(e) = table.primary.remove(&*slot.key) {
+                debug_assert!(Arc::ptr_eq(e.value(), slot), "a live slot is its key's");
                 self.slots_removed.fetch_add(1, Ordering::Relaxed);
             }
             table.unindex_slot(slot);

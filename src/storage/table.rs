@@ -7,8 +7,8 @@
 //! ```
 //!
 //! Beside the primary skip list, `by_key` maps whole primary keys to the same slots: a point
-//! lookup (`WHERE pk = …`, the rows an UPDATE or DELETE by key changes) is a hash probe
-//! instead of a skip-list descent, whose ~17 levels are cache misses on a large table. A slot
+//! lookup (`WHERE pk = …`, the rows an UPDATE or DELETE by key changes, an INSERT of a key
+//! that has a slot) is a hash probe instead of a skip-list descent, whose ~17 levels are cache misses on a large table. A slot
 //! is added to it under its state lock before its first row can become visible, and removed
 //! by purge under the same lock when it dies (only if it is still the slot there), so a
 //! lookup finds every slot the skip list has; it may also find a slot just marked dead,
@@ -382,11 +382,19 @@ impl Table {
         };
         let me = txn.id();
         let slot = loop {
-            let entry = self
-                .primary
-                .get_or_insert_with(key.clone(), || Arc::new(RowSlot::new(key.clone())));
-            let slot = entry.value().clone();
-            drop(entry);
+            // A key that has a slot (a row deleted and inserted again, a duplicate) is
+            // found with a hash probe; only a new one descends the skip list.
+            let slot = match self.get(&key) {
+                Some(slot) => slot,
+                None => {
+                    let entry = self
+                        .primary
+                        .get_or_insert_with(key.clone(), || Arc::new(RowSlot::new(key.clone())));
+                    let slot = entry.value().clone();
+                    drop(entry);
+                    slot
+                }
+            };
             let mut st = slot.state.lock();
             if st.dead {
                 drop(st);

@@ -290,6 +290,30 @@ fn delete_and_purge_remove_the_slot() {
 }
 
 #[test]
+fn delete_then_insert_of_a_key_reuses_its_slot_and_purge_keeps_one_entry() {
+    // sysbench's oltp_write_only: DELETE a row by key, INSERT it again with a new k, in one
+    // transaction. The insert finds the slot through the point lookup.
+    let s = Storage::new();
+    let t = table(false);
+    let mut a = begin(&s);
+    let first = t.insert(&mut a, row(1, 10)).unwrap();
+    s.commit_in_memory(a);
+    let mut b = begin(&s);
+    assert!(t.lock(&mut b, &first, LockMode::Exclusive).unwrap());
+    assert!(t.delete(&mut b, &first).unwrap().is_some());
+    let again = t.insert(&mut b, row(1, 12)).unwrap();
+    assert!(Arc::ptr_eq(&first, &again), "the insert reused the slot");
+    s.commit_in_memory(b);
+    s.purge.run_once(&s.txns);
+    let r = begin(&s);
+    assert_eq!(scan_all(&s, &t, view(&s, &r)), vec![(1, 12)]);
+    assert_eq!(scan_index(&t, view(&s, &r)), vec![(1, 12)]);
+    assert_eq!(t.primary.len(), 1);
+    assert_eq!(t.indexes[0].map.len(), 1, "purge removed k=10's entry only");
+    assert_eq!(t.row_count(), 1);
+}
+
+#[test]
 fn statement_rollback_keeps_earlier_changes_and_locks() {
     let s = Storage::new();
     let t = table(false);
