@@ -5,8 +5,9 @@
 //! version they were built against; a DDL anywhere bumps the version and stale plans are
 //! rebuilt on their next use (DDL is rare; precise invalidation is not worth its cost).
 //!
-//! Bounded: at `PLAN_CACHE_ENTRIES_MAX` entries the cache is cleared (a crude but safe policy;
-//! workloads with more distinct statement shapes than that are rare and just re-plan).
+//! Bounded: a new statement text finding `PLAN_CACHE_ENTRIES_MAX` texts there clears the
+//! cache (a crude but safe policy; workloads with more distinct statement shapes than that
+//! are rare and just re-plan). A text already there is replaced in place.
 //!
 //! In front of it, each session keeps the plans it has used ([`SessionPlans`]): a statement
 //! the session has run before takes no shared lock (the read lock's count is a cache line
@@ -49,6 +50,27 @@ fn replace_in<P>(entry: &mut Entry<P>, db: Option<&str>, coll: u32, plan: P) {
     entry.push((db.map(str::to_string), coll, plan));
 }
 
+/// Puts `plan` under `text` in `map`, which holds at most `max` texts: a new text finding
+/// the map full clears it first. A text already there (a plan rebuilt after DDL made it
+/// stale) is replaced in place, without clearing the others.
+fn put_bounded<P>(
+    map: &mut AHashMap<String, Entry<P>>,
+    max: usize,
+    db: Option<&str>,
+    coll: u32,
+    text: &str,
+    plan: P,
+) {
+    if let Some(entry) = map.get_mut(text) {
+        replace_in(entry, db, coll, plan);
+        return;
+    }
+    if map.len() >= max {
+        map.clear();
+    }
+    replace_in(map.entry(text.to_string()).or_default(), db, coll, plan);
+}
+
 #[derive(Default)]
 pub struct PlanCache {
     map: RwLock<AHashMap<String, Entry>>,
@@ -74,11 +96,14 @@ impl PlanCache {
     }
 
     pub fn put(&self, db: Option<&str>, coll: u32, text: &str, plan: Arc<Prepared>) {
-        let mut map = self.map.write();
-        if map.len() >= PLAN_CACHE_ENTRIES_MAX {
-            map.clear();
-        }
-        replace_in(map.entry(text.to_string()).or_default(), db, coll, plan);
+        put_bounded(
+            &mut self.map.write(),
+            PLAN_CACHE_ENTRIES_MAX,
+            db,
+            coll,
+            text,
+            plan,
+        );
     }
 
     pub fn len(&self) -> usize {
@@ -127,15 +152,31 @@ impl SessionPlans {
             return Some(p.clone());
         }
         let p = Arc::new(shared.get(db, coll, text, catalog_version)?);
-        if self.map.len() >= SESSION_PLANS_MAX && !self.map.contains_key(text) {
-            self.map.clear();
-        }
-        replace_in(
-            self.map.entry(text.to_string()).or_default(),
-            db,
-            coll,
-            p.clone(),
-        );
+        put_bounded(&mut self.map, SESSION_PLANS_MAX, db, coll, text, p.clone());
         Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_cache_replaces_a_known_text_in_place_and_clears_for_a_new_one() {
+        let mut map: AHashMap<String, Entry<u32>> = AHashMap::new();
+        put_bounded(&mut map, 2, Some("db"), 8, "select ?", 1);
+        put_bounded(&mut map, 2, None, 8, "update t set k = ?", 2);
+        // Full: a plan rebuilt for a text it has keeps the other text.
+        put_bounded(&mut map, 2, Some("db"), 8, "select ?", 3);
+        assert_eq!(map.len(), 2);
+        assert_eq!(map["select ?"], vec![(Some("db".to_string()), 8, 3)]);
+        // Another database or flavor for a known text is a second plan of that text.
+        put_bounded(&mut map, 2, Some("other"), 8, "select ?", 4);
+        assert_eq!(map.len(), 2);
+        assert_eq!(map["select ?"].len(), 2);
+        // A new text finds it full: cleared, then added.
+        put_bounded(&mut map, 2, None, 8, "delete from t", 5);
+        assert_eq!(map.len(), 1);
+        assert_eq!(map["delete from t"], vec![(None, 8, 5)]);
     }
 }
