@@ -787,7 +787,7 @@ fn update_result(matched: u64, changed: u64, cx: &mut ExecCx) -> WriteResult {
 }
 
 /// An UPDATE's info text, as MySQL words it (`mysql_info()`), without `fmt`: it is in every
-/// UPDATE's OK, where formatting it cost as much as the statement's hash-probe lookup.
+/// UPDATE's OK, and `format!` took about 1,000 instructions for it (callgrind).
 pub(crate) fn update_info(matched: u64, changed: u64, warnings: u64) -> String {
     let mut s = String::with_capacity(48);
     let mut n = itoa::Buffer::new();
