@@ -65,12 +65,18 @@ impl LazyText<'_> {
     }
 }
 
+/// A log entry's time (see `observe::sink`) for the time it shows, `unix_us`: nanoseconds
+/// since 1970, none before.
+fn entry_time(unix_us: i64) -> u64 {
+    unix_us.max(0) as u64 * 1000
+}
+
 impl Ctx {
     /// The time to order a log entry of this session by (see `observe::sink`): `unix_us`,
     /// the time the entry shows, in nanoseconds, or just after this session's last entry
     /// if that is not earlier (the clock stepped back, or two entries in one microsecond).
     fn log_time(&mut self, unix_us: i64) -> u64 {
-        let t = (unix_us.max(0) as u64 * 1000).max(self.log_time + 1);
+        let t = entry_time(unix_us).max(self.log_time + 1);
         self.log_time = t;
         t
     }
@@ -193,9 +199,12 @@ impl Ctx {
             let (class, errno) = (audit::command_class(rec.kind), rec.errno);
             self.write_audit(end_us, name, class, errno, Some(rows), Some(text));
         }
+        if !slow {
+            return;
+        }
         // The slow log entry's time: the statement's end.
         let time = self.log_time(end_us);
-        if slow && slow_table {
+        if slow_table {
             let logs = &self.server.logs;
             self.log_buf.clear();
             logtable::format_slow(
@@ -215,7 +224,7 @@ impl Ctx {
             );
             logs.write_table(LogTable::Slow, &self.log_buf, time);
         }
-        if slow && slow_file {
+        if slow_file {
             let logs = &self.server.logs;
             let utc = logs.utc.load(Ordering::Relaxed);
             let killed = self.is_killed();
@@ -421,7 +430,7 @@ pub fn log_failed_login(
     let mut buf = Vec::new();
     let now = now_us();
     // No session: its entries have the clock's time (see `Sink::append`).
-    let time = now.max(0) as u64 * 1000;
+    let time = entry_time(now);
     if logs.general_on() {
         general::format(&mut buf, now, utc, conn_id, "Connect", message.as_bytes());
         logs.write_general(&buf, time);
