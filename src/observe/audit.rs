@@ -311,26 +311,37 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
 }
 
 /// Where the first byte of `s` is that a JSON string escapes (a control character, `"`,
-/// `\\`, DEL): eight bytes at a time until a word may hold one (the zero-byte test of each
-/// condition has no false negatives), then byte by byte.
+/// `\\`, DEL): eight bytes at a time (the last few padded to a word) until a word may hold
+/// one (the zero-byte test of each condition has no false negatives), then byte by byte.
 fn first_escape(s: &[u8]) -> Option<usize> {
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f;
-    let mut at = 0;
-    for word in s.chunks_exact(8) {
-        let mut w = [0; 8];
-        w.copy_from_slice(word);
-        let x = u64::from_ne_bytes(w);
+    let may_need = |x: u64| {
         let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
         let quote = has_zero(x ^ (ONES * u64::from(b'"')));
         let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));
         let del = has_zero(x ^ (ONES * 0x7f));
-        if control | quote | backslash | del != 0 {
+        control | quote | backslash | del != 0
+    };
+    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f;
+    let mut at = 0;
+    let mut words = s.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0; 8];
+        w.copy_from_slice(word);
+        if may_need(u64::from_ne_bytes(w)) {
             break;
         }
         at += 8;
+    }
+    if at == s.len() - words.remainder().len() {
+        // No word was flagged: the last bytes, padded with a letter, are one more word.
+        let mut w = [b'a'; 8];
+        w[..words.remainder().len()].copy_from_slice(words.remainder());
+        if !may_need(u64::from_ne_bytes(w)) {
+            return None;
+        }
     }
     s.get(at..)?.iter().position(|&b| needs(b)).map(|i| at + i)
 }
@@ -698,16 +709,21 @@ mod tests {
 
     #[test]
     fn first_escape_finds_each_escaped_byte_at_each_position() {
-        let plain = b"SELECT c FROM sbtest1 WHERE id=5 AND \xc3\xa9t\xc3\xa9 > 0x7e~".to_vec();
-        assert_eq!(first_escape(&plain), None);
+        let all = b"SELECT c FROM sbtest1 WHERE id=5 AND \xc3\xa9t\xc3\xa9 > 0x7e~".to_vec();
         assert_eq!(first_escape(b""), None);
-        for b in (0u8..0x20).chain([b'"', b'\\', 0x7f]) {
-            for at in 0..plain.len() {
-                let mut s = plain.clone();
-                s[at] = b;
-                // A second one later must not be reported first.
-                s.push(b);
-                assert_eq!(first_escape(&s), Some(at), "byte {b:#x} at {at}");
+        // Every length, so that the escaped byte is in a whole word or in the last few.
+        for len in 0..=all.len() {
+            let plain = &all[..len];
+            assert_eq!(first_escape(plain), None, "{len} plain bytes");
+            for b in (0u8..0x20).chain([b'"', b'\\', 0x7f]) {
+                for at in 0..len {
+                    let mut s = plain.to_vec();
+                    s[at] = b;
+                    assert_eq!(first_escape(&s), Some(at), "byte {b:#x} at {at} of {len}");
+                    // A second one later must not be reported first.
+                    s.push(b);
+                    assert_eq!(first_escape(&s), Some(at), "byte {b:#x} at {at} of {len}+1");
+                }
             }
         }
     }

@@ -179,37 +179,43 @@ pub fn now_us() -> i64 {
 /// Appends an ISO-8601 timestamp with microseconds, as MySQL 8 writes them in its logs:
 /// `2024-05-10T17:44:36.400424Z` (`log_timestamps=UTC`) or with the local offset,
 /// `2024-05-10T19:44:36.400424+02:00` (`SYSTEM`). The part up to the second (and the
-/// offset) is computed once per second per thread.
+/// offset) is computed once per second per thread; the rest is put together on the stack
+/// and appended with one copy (each log entry has one or two of these).
 pub fn write_iso_time(out: &mut Vec<u8>, unix_us: i64, utc: bool) {
-    use std::cell::RefCell;
-    /// The last second formatted by this thread: (second, utc, `YYYY-MM-DDThh:mm:ss`,
-    /// the zone suffix `Z` / `+hh:mm`).
-    struct Cached {
-        second: i64,
-        utc: bool,
-        prefix: Vec<u8>,
-        zone: Vec<u8>,
-    }
+    use std::cell::Cell;
+    /// `YYYY-MM-DDThh:mm:ss.ffffff` and the zone suffix (`Z` or `+hh:mm`).
+    const FRACTION: usize = 20;
+    const ZONE: usize = 26;
+    /// The last second formatted by this thread: (second, utc, the text with its
+    /// fraction to fill in, the text's length).
+    type Cached = (i64, bool, [u8; 32], usize);
     thread_local! {
-        static CACHE: RefCell<Cached> = const {
-            RefCell::new(Cached { second: i64::MIN, utc: false, prefix: Vec::new(), zone: Vec::new() })
-        };
+        static CACHE: Cell<Cached> = const { Cell::new((i64::MIN, false, [0; 32], 0)) };
     }
     let second = unix_us.div_euclid(1_000_000);
-    let micro = unix_us.rem_euclid(1_000_000) as u64;
-    CACHE.with_borrow_mut(|c| {
-        if c.second != second || c.utc != utc {
-            c.prefix.clear();
-            c.zone.clear();
-            iso_second(&mut c.prefix, &mut c.zone, second, utc);
-            c.second = second;
-            c.utc = utc;
+    let micro = unix_us.rem_euclid(1_000_000) as u32;
+    let (mut at, mut is_utc, mut text, mut len) = CACHE.get();
+    if at != second || is_utc != utc {
+        let (mut prefix, mut zone) = (Vec::with_capacity(19), Vec::with_capacity(6));
+        iso_second(&mut prefix, &mut zone, second, utc);
+        // A year past 9999 (not a MySQL time) would not fit: such a time is written as
+        // the zero time.
+        if prefix.len() != 19 || zone.len() > 6 {
+            prefix.clear();
+            prefix.extend_from_slice(b"0000-00-00T00:00:00");
+            zone.clear();
+            zone.push(b'Z');
         }
-        out.extend_from_slice(&c.prefix);
-        out.push(b'.');
-        write_micros6(out, micro);
-        out.extend_from_slice(&c.zone);
-    });
+        text[..19].copy_from_slice(&prefix);
+        text[19] = b'.';
+        text[ZONE..ZONE + zone.len()].copy_from_slice(&zone);
+        (at, is_utc, len) = (second, utc, ZONE + zone.len());
+        CACHE.set((at, is_utc, text, len));
+    }
+    let mut frac = [0; 6];
+    micros6(&mut frac, micro);
+    text[FRACTION..ZONE].copy_from_slice(&frac);
+    out.extend_from_slice(&text[..len]);
 }
 
 /// `YYYY-MM-DDThh:mm:ss` of `second` into `prefix`, the zone into `zone`.
@@ -246,24 +252,32 @@ fn iso_second(prefix: &mut Vec<u8>, zone: &mut Vec<u8>, second: i64, utc: bool) 
     }
 }
 
-/// Appends the six digits of a microsecond fraction (`v` < 1,000,000), zero-padded.
-pub fn write_micros6(out: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [b'0'; 6];
-    for d in digits.iter_mut().rev() {
-        *d = b'0' + (v % 10) as u8;
-        v /= 10;
+/// The two digits of each number below 100.
+const DIGITS2: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+    5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/// The six digits of a microsecond fraction (`v` < 1,000,000), zero-padded.
+pub(crate) fn micros6(out: &mut [u8; 6], v: u32) {
+    let v = v % 1_000_000;
+    for (pair, part) in out
+        .chunks_exact_mut(2)
+        .zip([v / 10_000, v / 100 % 100, v % 100])
+    {
+        let d = part as usize * 2;
+        pair.copy_from_slice(&DIGITS2[d..d + 2]);
     }
-    out.extend_from_slice(&digits);
 }
 
-/// Appends `v` right-aligned in `width` columns (MySQL's `%5u` for connection ids).
+/// Appends `v` right-aligned in `width` (at most 20) columns (MySQL's `%5u` for connection
+/// ids).
 pub fn write_u64_padded(out: &mut Vec<u8>, v: u64, width: usize) {
-    let at = out.len();
-    crate::sql::convert::write_u64(v, out);
-    let len = out.len() - at;
-    if len < width {
-        out.splice(at..at, std::iter::repeat_n(b' ', width - len));
-    }
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(v).as_bytes();
+    let mut field = [b' '; 20];
+    let width = width.clamp(digits.len(), 20);
+    field[width - digits.len()..width].copy_from_slice(digits);
+    out.extend_from_slice(&field[..width]);
 }
 
 pub(crate) fn local_offset_s(unix_us: i64) -> i32 {
@@ -827,5 +841,35 @@ mod tests {
                 });
             }
         });
+    }
+
+    #[test]
+    fn padded_numbers_and_fractions() {
+        let mut out = Vec::new();
+        for (v, width, text) in [
+            (7, 5, "    7"),
+            (12345, 5, "12345"),
+            (1234567, 5, "1234567"),
+            (0, 0, "0"),
+            (u64::MAX, 25, "18446744073709551615"),
+        ] {
+            out.clear();
+            write_u64_padded(&mut out, v, width);
+            assert_eq!(out, text.as_bytes(), "{v} in {width}");
+        }
+        for (v, text) in [
+            (0, "000000"),
+            (7, "000007"),
+            (120_034, "120034"),
+            (999_999, "999999"),
+        ] {
+            let mut f = [0; 6];
+            micros6(&mut f, v);
+            assert_eq!(&f, text.as_bytes());
+        }
+        // Before 1970 and after: the fraction counts up from the second before.
+        out.clear();
+        write_iso_time(&mut out, -1, true);
+        assert_eq!(out, b"1969-12-31T23:59:59.999999Z");
     }
 }

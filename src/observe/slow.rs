@@ -189,9 +189,18 @@ pub fn user_host(priv_user: &str, user: &str, host: &str, ip: &str) -> String {
 
 /// `s.uuuuuu`.
 fn secs(out: &mut Vec<u8>, us: u64) {
-    write_u64(us / 1_000_000, out);
-    out.push(b'.');
-    super::write_micros6(out, us % 1_000_000);
+    let mut frac = [0; 6];
+    super::micros6(&mut frac, (us % 1_000_000) as u32);
+    let whole = us / 1_000_000;
+    if whole < 10 {
+        // The usual case, put together here and appended at once.
+        let [a, b, c, d, e, f] = frac;
+        out.extend_from_slice(&[b'0' + whole as u8, b'.', a, b, c, d, e, f]);
+    } else {
+        write_u64(whole, out);
+        out.push(b'.');
+        out.extend_from_slice(&frac);
+    }
 }
 
 /// Appends the `# Time:` line: MySQL 8.0's ISO-8601 time, or with `legacy`
@@ -410,5 +419,19 @@ mod tests {
         format_throttle_summary(&mut out, m0, 2, true, false);
         let s = String::from_utf8_lossy(&out);
         assert!(s.ends_with("throttle:          2 'index not used' warning(s) suppressed.;\n"));
+    }
+
+    #[test]
+    fn seconds_have_six_decimals() {
+        for (us, text) in [
+            (0, "0.000000"),
+            (237, "0.000237"),
+            (12_000_001, "12.000001"),
+            (u64::MAX, "18446744073709.551615"),
+        ] {
+            let mut out = Vec::new();
+            secs(&mut out, us);
+            assert_eq!(out, text.as_bytes());
+        }
     }
 }
