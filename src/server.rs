@@ -10,7 +10,7 @@ use crate::storage::Storage;
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// A user account: `user@host` pattern, default plugin, password hashes (see
@@ -114,6 +114,9 @@ pub struct Server {
     pub plans: PlanCache,
     pub accounts: RwLock<Vec<Account>>,
     pub sessions: Mutex<HashMap<u32, Arc<SessionShared>>>,
+    /// How many sessions are registered (`sessions.len()` without its lock): whether a
+    /// session may spin for its client's next command (`session::conn`).
+    pub connected: AtomicUsize,
     pub next_conn_id: AtomicU32,
     pub version: String,
     pub started: Instant,
@@ -150,6 +153,7 @@ impl Server {
                 b"",
             )]),
             sessions: Mutex::new(HashMap::new()),
+            connected: AtomicUsize::new(0),
             next_conn_id: AtomicU32::new(1),
             version,
             started: Instant::now(),
@@ -216,13 +220,16 @@ impl Server {
             history: Mutex::default(),
             status: Default::default(),
         });
-        self.sessions.lock().insert(id, s.clone());
+        if self.sessions.lock().insert(id, s.clone()).is_none() {
+            self.connected.fetch_add(1, Ordering::Relaxed);
+        }
         s
     }
 
     pub fn unregister_session(&self, id: u32) {
         let gone = self.sessions.lock().remove(&id);
         if let Some(s) = gone {
+            self.connected.fetch_sub(1, Ordering::Relaxed);
             self.status.retired.take(&s.status, false);
         }
     }

@@ -223,6 +223,10 @@ fn command_name(cmd: u8) -> &'static str {
     }
 }
 
+/// How long a session polls for its client's next command before it sleeps (see
+/// `Conn::spin_for_command`).
+const SPIN: std::time::Duration = std::time::Duration::from_micros(50);
+
 struct Conn<R, W> {
     reader: PacketReader<R>,
     writer: PacketWriter,
@@ -236,6 +240,10 @@ struct Conn<R, W> {
     /// A duplicate of the socket's descriptor for the journal writer (made at the first
     /// directly acknowledged commit; see `journal::ack`).
     ack_fd: Option<Arc<std::os::fd::OwnedFd>>,
+    /// Polls for the next command that ended without one, in a row (`spin_for_command`).
+    spin_misses: u8,
+    /// Commands since the connection started, counted by `spin_for_command`.
+    spin_tries: u32,
     /// The last commit, if the journal writer is to send its OK, with the sequence id of
     /// that response.
     pending: Option<(Arc<AckState>, u8)>,
@@ -468,6 +476,8 @@ where
         stmts: HashMap::new(),
         next_stmt_id: 1,
         ack_fd: None,
+        spin_misses: 0,
+        spin_tries: 0,
         pending: None,
         stmt_mark: Mark::default(),
         no_cols: (Arc::from(Vec::new()), Arc::from(Vec::new())),
@@ -535,6 +545,9 @@ where
                 if self.writer.flush(&mut self.out).await.is_err() {
                     return false;
                 }
+            }
+            if self.reader.buffered_bytes() == 0 {
+                self.spin_for_command(ctx);
             }
             // Idle sessions past wait_timeout are closed by the server's reaper (a KILL
             // CONNECTION), not by a timer per read.
@@ -620,6 +633,62 @@ where
             if !keep || ctx.connection_killed() {
                 return !ctx.connection_killed() && keep;
             }
+        }
+    }
+
+    /// With fewer sessions than CPUs, waits for the client's next command by polling the
+    /// socket for up to [`SPIN`] before the runtime's sleep: a thread that sleeps leaves its
+    /// CPU halted, and on a virtual machine the client's next send then pays for waking it
+    /// (an inter-processor interrupt, a VM exit) and the command waits for the wake-up. A
+    /// CPU that has nobody else to run loses nothing to the poll. Not on the shared pool,
+    /// whose worker must not block.
+    fn spin_for_command(&mut self, ctx: &Ctx) {
+        // A client that keeps the session waiting longer than the poll (a person at a
+        // prompt, an application thinking between statements) is polled for again only
+        // every 16th command after four misses in a row, so that its waits cost no CPU.
+        self.spin_tries = self.spin_tries.wrapping_add(1);
+        if self.spin_misses >= 4 && self.spin_tries % 16 != 0 {
+            return;
+        }
+        static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let cpus =
+            *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if ctx.server.connected.load(Ordering::Relaxed) >= cpus || super::threads::on_shared_pool()
+        {
+            return;
+        }
+        if self.ack_fd.is_none() {
+            self.ack_fd = self.out.dup_fd().ok().map(Arc::new);
+        }
+        let Some(fd) = self
+            .ack_fd
+            .as_ref()
+            .map(|f| std::os::fd::AsRawFd::as_raw_fd(&**f))
+        else {
+            return;
+        };
+        let start = std::time::Instant::now();
+        loop {
+            let mut byte = 0u8;
+            // SAFETY: a one-byte buffer on the stack; MSG_PEEK consumes nothing, MSG_DONTWAIT
+            // never blocks; the descriptor is this connection's (a duplicate we own).
+            let n = unsafe {
+                libc::recv(
+                    fd,
+                    (&mut byte as *mut u8).cast(),
+                    1,
+                    libc::MSG_PEEK | libc::MSG_DONTWAIT,
+                )
+            };
+            if n >= 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::WouldBlock {
+                self.spin_misses = 0;
+                return;
+            }
+            if start.elapsed() >= SPIN {
+                self.spin_misses = self.spin_misses.saturating_add(1);
+                return;
+            }
+            std::hint::spin_loop();
         }
     }
 
