@@ -273,3 +273,27 @@ impl Server {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connected_counts_registered_sessions() {
+        let server = Server::new(
+            Arc::new(Storage::new()),
+            GlobalVars::new(),
+            "test".to_string(),
+        );
+        let a = server.register_session("h".to_string());
+        let b = server.register_session("h".to_string());
+        assert_eq!(server.connected.load(Ordering::Relaxed), 2);
+        server.unregister_session(a.id);
+        // A second unregistration of the same session does not count it twice.
+        server.unregister_session(a.id);
+        assert_eq!(server.connected.load(Ordering::Relaxed), 1);
+        server.unregister_session(b.id);
+        assert_eq!(server.connected.load(Ordering::Relaxed), 0);
+        assert!(server.sessions.lock().is_empty());
+    }
+}
