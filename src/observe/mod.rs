@@ -202,7 +202,7 @@ pub fn write_iso_time(out: &mut Vec<u8>, unix_us: i64, utc: bool) {
         // the zero time.
         if prefix.len() != 19 || zone.len() > 6 {
             prefix.clear();
-            prefix.extend_from_slice(b"0000-00-00T00:00:00");
+            prefix.extend_from_slice(ZERO_SECOND);
             zone.clear();
             zone.push(b'Z');
         }
@@ -218,13 +218,16 @@ pub fn write_iso_time(out: &mut Vec<u8>, unix_us: i64, utc: bool) {
     out.extend_from_slice(&text[..len]);
 }
 
+/// The time written for a second that has no date (out of the calendar's range).
+const ZERO_SECOND: &[u8] = b"0000-00-00T00:00:00";
+
 /// `YYYY-MM-DDThh:mm:ss` of `second` into `prefix`, the zone into `zone`.
 fn iso_second(prefix: &mut Vec<u8>, zone: &mut Vec<u8>, second: i64, utc: bool) {
     use crate::sql::temporal::{datetime_from_unix_micros, write_datetime};
     let unix_us = second.saturating_mul(1_000_000);
     let offset_s = if utc { 0 } else { local_offset_s(unix_us) };
     let Some(dt) = datetime_from_unix_micros(unix_us, offset_s) else {
-        prefix.extend_from_slice(b"0000-00-00T00:00:00");
+        prefix.extend_from_slice(ZERO_SECOND);
         zone.push(b'Z');
         return;
     };

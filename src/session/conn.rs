@@ -237,9 +237,10 @@ struct Conn<R, W> {
     login: auth::Authenticated,
     stmts: HashMap<u32, Stmt>,
     next_stmt_id: u32,
-    /// A duplicate of the socket's descriptor for the journal writer (made at the first
-    /// directly acknowledged commit; see `journal::ack`).
-    ack_fd: Option<Arc<std::os::fd::OwnedFd>>,
+    /// A duplicate of the socket's descriptor, made when first needed ([`Conn::socket_dup`]):
+    /// for the journal writer's direct OK (see `journal::ack`) and the poll for the next
+    /// command (`spin_for_command`).
+    socket_fd: Option<Arc<std::os::fd::OwnedFd>>,
     /// Polls for the next command that ended without one, in a row (`spin_for_command`).
     spin_misses: u8,
     /// Commands since the connection started, counted by `spin_for_command`.
@@ -475,7 +476,7 @@ where
         login,
         stmts: HashMap::new(),
         next_stmt_id: 1,
-        ack_fd: None,
+        socket_fd: None,
         spin_misses: 0,
         spin_tries: 0,
         pending: None,
@@ -636,6 +637,15 @@ where
         }
     }
 
+    /// The connection's duplicate of its socket's descriptor, made at the first call (None
+    /// if `dup` failed; tried again at the next call).
+    fn socket_dup(&mut self) -> Option<Arc<std::os::fd::OwnedFd>> {
+        if self.socket_fd.is_none() {
+            self.socket_fd = self.out.dup_fd().ok().map(Arc::new);
+        }
+        self.socket_fd.clone()
+    }
+
     /// With fewer sessions than CPUs, waits for the client's next command by polling the
     /// socket for up to [`SPIN`] before the runtime's sleep: a thread that sleeps leaves its
     /// CPU halted, and on a virtual machine the client's next send then pays for waking it
@@ -657,16 +667,10 @@ where
         {
             return;
         }
-        if self.ack_fd.is_none() {
-            self.ack_fd = self.out.dup_fd().ok().map(Arc::new);
-        }
-        let Some(fd) = self
-            .ack_fd
-            .as_ref()
-            .map(|f| std::os::fd::AsRawFd::as_raw_fd(&**f))
-        else {
+        let Some(fd) = self.socket_dup() else {
             return;
         };
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&*fd);
         let start = std::time::Instant::now();
         loop {
             let mut byte = 0u8;
@@ -699,11 +703,8 @@ where
     /// with the error instead of the OK if that fails.
     async fn hand_off_commit(&mut self, ctx: &mut Ctx, d: Deferred) -> bool {
         let mark = self.stmt_mark;
-        if self.ack_fd.is_none() {
-            self.ack_fd = self.out.dup_fd().ok().map(Arc::new);
-        }
         let journal = ctx.server.journal.get().cloned();
-        let err = match (journal, self.ack_fd.clone(), self.writer.split_off(mark)) {
+        let err = match (journal, self.socket_dup(), self.writer.split_off(mark)) {
             (Some(journal), Some(fd), Some(ok)) => {
                 if self.writer.flush(&mut self.out).await.is_err() {
                     // The client is gone: the commit goes on, as after a COMMIT and a quit.
