@@ -49,6 +49,10 @@ pub struct SessionShared {
     pub kill_notify: tokio::sync::Notify,
     /// Woken (notify_waiters) by KILL CONNECTION and idle timeouts: ends the read loop.
     pub kill_conn_notify: tokio::sync::Notify,
+    /// The socket of a session whose thread waits for commands in recv(2) (see
+    /// `session::threads`): KILL CONNECTION shuts its reading side down to end that wait.
+    /// Cleared when the session ends, so the socket closes with the session.
+    pub socket: Mutex<Option<Arc<std::os::fd::OwnedFd>>>,
     /// Its last statements (`performance_schema.events_statements_history`).
     pub history: Mutex<crate::observe::history::History>,
     /// Its status counters (`SHOW SESSION STATUS`; see `observe::status`).
@@ -89,6 +93,12 @@ impl SessionShared {
         self.kill_notify.notify_waiters();
         if level == KILL_CONNECTION {
             self.kill_conn_notify.notify_waiters();
+            if let Some(fd) = self.socket.lock().as_ref() {
+                // SAFETY: shutdown(2) on a descriptor kept open by the Arc we hold (the lock
+                // keeps it from being dropped meanwhile). Only the reading side: the session
+                // may still write its last answer.
+                unsafe { libc::shutdown(std::os::fd::AsRawFd::as_raw_fd(&**fd), libc::SHUT_RD) };
+            }
         }
     }
 }
@@ -217,6 +227,7 @@ impl Server {
             killed: AtomicU8::new(0),
             kill_notify: tokio::sync::Notify::new(),
             kill_conn_notify: tokio::sync::Notify::new(),
+            socket: Mutex::new(None),
             history: Mutex::default(),
             status: Default::default(),
         });

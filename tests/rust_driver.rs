@@ -610,6 +610,69 @@ fn lost_connection_rolls_back() {
     server.assert_alive("after kills");
 }
 
+/// A connection's thread waits for the next command in recv(2) itself: an idle connection
+/// must still be ended by the `wait_timeout` reaper and by KILL, both after a plain
+/// statement and after a durable commit (whose OK the journal writer sends, while the
+/// session waits in the runtime).
+#[test]
+fn idle_connections_end_on_wait_timeout_and_kill() {
+    let mut server = TestServer::start();
+    let mut admin = setup(&server, "idle");
+    admin
+        .query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+        .expect("create");
+    let listed = |admin: &mut Conn, id: u32| -> Option<bool> {
+        let rows: Vec<mysql::Row> = admin.query("SHOW PROCESSLIST").ok()?;
+        let ids: Vec<u64> = rows.iter().filter_map(|r| r.get::<u64, _>(0)).collect();
+        (!ids.is_empty()).then(|| ids.contains(&u64::from(id)))
+    };
+    for last in ["SELECT 1", "INSERT INTO t VALUES (1, 1)", "COMMIT"] {
+        for ending in ["wait_timeout", "KILL"] {
+            let mut c = server.mysql_conn_db("idle");
+            let id = c.connection_id();
+            if ending == "wait_timeout" {
+                c.query_drop("SET SESSION wait_timeout = 1")
+                    .expect("wait_timeout");
+            }
+            if last == "COMMIT" {
+                c.query_drop("BEGIN").expect("begin");
+                c.query_drop("UPDATE t SET v = v + 1").expect("update");
+            }
+            let last = match ending {
+                "KILL" => last.replace("(1, 1)", "(2, 2)"),
+                _ => last.to_string(),
+            };
+            c.query_drop(&last).expect(&last);
+            assert_eq!(
+                listed(&mut admin, id),
+                Some(true),
+                "{last}: listed while idle"
+            );
+            if ending == "KILL" {
+                admin.query_drop(format!("KILL {id}")).expect("kill");
+            }
+            eventually(
+                &format!("{last}: the connection to be closed by {ending}"),
+                Duration::from_secs(10),
+                || (listed(&mut admin, id)? == false).then_some(()),
+            );
+            assert!(
+                c.query_drop("SELECT 1").is_err(),
+                "{last}: still works after {ending}"
+            );
+        }
+    }
+    let rows: Vec<(i32, i32)> = admin
+        .query("SELECT id, v FROM t ORDER BY id")
+        .expect("select");
+    assert_eq!(
+        rows,
+        vec![(1, 3), (2, 4)],
+        "the acknowledged commits are kept"
+    );
+    server.assert_alive("after idle connections ended");
+}
+
 fn status(conn: &mut Conn, name: &str) -> u64 {
     let row: Option<(String, String)> = conn
         .query_first(format!("SHOW GLOBAL STATUS LIKE '{name}'"))

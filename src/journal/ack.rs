@@ -25,12 +25,16 @@
 //!
 //! The descriptor is a `dup()` made once per connection, so it stays valid (and names the
 //! same socket) while the writer holds it, even if the session has closed its own.
+//!
+//! A session whose thread waits for commands in `recv(2)` (`session::threads`) waits for the
+//! next command after such a commit in `poll(2)` on its socket and an eventfd of its own
+//! ([`AckState::wait_blocking`]), which the writer signals when the session must act.
 
 use crate::error::MyError;
 use crate::storage::Storage;
 use crate::storage::txn::Txn;
 use parking_lot::Mutex;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::Arc;
 use tokio::sync::Notify;
 
@@ -51,26 +55,79 @@ pub enum Outcome {
 pub struct AckState {
     state: Mutex<(Outcome, bool)>,
     notify: Notify,
+    /// The session's eventfd, signalled when it must act (see [`AckState::wait_blocking`]).
+    wake: Option<Arc<OwnedFd>>,
 }
 
 impl AckState {
-    fn new() -> Arc<AckState> {
+    fn new(wake: Option<Arc<OwnedFd>>) -> Arc<AckState> {
         Arc::new(AckState {
             state: Mutex::new((Outcome::Pending, false)),
             notify: Notify::new(),
+            wake,
         })
     }
 
     /// Set by the writer. The session is woken only if it waits for the outcome or must act.
     fn finish(&self, outcome: Outcome) {
-        let wake = {
+        let (wake, must_act) = {
             let mut st = self.state.lock();
             let must_act = !matches!(outcome, Outcome::Sent);
             st.0 = outcome;
-            must_act || st.1
+            (must_act || st.1, must_act)
         };
+        if must_act && let Some(fd) = &self.wake {
+            let one = 1_u64.to_ne_bytes();
+            // SAFETY: an 8-byte write to an eventfd the Arc keeps open. It cannot fail but
+            // by overflowing the counter, which a set counter wakes the session for anyway.
+            unsafe { libc::write(fd.as_raw_fd(), one.as_ptr().cast(), one.len()) };
+        }
         if wake {
             self.notify.notify_one();
+        }
+    }
+
+    /// Blocks the thread until `socket` can be read (a command, EOF, a shut-down reading
+    /// side) or the writer needs the session; then [`settle`](Self::settle) as usual.
+    /// `false` (at once) if this commit was handed over without an eventfd, or poll(2)
+    /// failed: then wait with [`needs_session`](Self::needs_session) in the runtime.
+    pub fn wait_blocking(&self, socket: RawFd) -> bool {
+        let Some(wake) = &self.wake else {
+            return false;
+        };
+        let mut fds = [
+            libc::pollfd {
+                fd: socket,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: wake.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        loop {
+            // SAFETY: two pollfd entries on the stack, both descriptors open for the call.
+            let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+            if n < 0 {
+                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return false;
+            }
+            if fds[1].revents != 0 {
+                // Reset the counter (the eventfd is non-blocking) for the next commit.
+                let mut v = [0_u8; 8];
+                // SAFETY: an 8-byte read from the eventfd into a stack buffer.
+                unsafe { libc::read(wake.as_raw_fd(), v.as_mut_ptr().cast(), v.len()) };
+                if fds[0].revents == 0 && !self.needs_action() {
+                    // Left over from an earlier commit the session settled otherwise.
+                    fds[1].revents = 0;
+                    continue;
+                }
+            }
+            return true;
         }
     }
 
@@ -120,8 +177,9 @@ impl DirectAck {
         storage: Arc<Storage>,
         fd: Arc<OwnedFd>,
         ok: Vec<u8>,
+        wake: Option<Arc<OwnedFd>>,
     ) -> (DirectAck, Arc<AckState>) {
-        let state = AckState::new();
+        let state = AckState::new(wake);
         let d = DirectAck {
             txn: Some(txn),
             storage,
@@ -212,7 +270,7 @@ mod tests {
 
     fn direct(storage: &Arc<Storage>, fd: Arc<OwnedFd>, ok: &[u8]) -> (DirectAck, Arc<AckState>) {
         let txn = storage.begin(Isolation::RepeatableRead, false, true);
-        DirectAck::new(txn, storage.clone(), fd, ok.to_vec())
+        DirectAck::new(txn, storage.clone(), fd, ok.to_vec(), None)
     }
 
     fn pair() -> (Arc<OwnedFd>, UnixStream) {
@@ -306,5 +364,109 @@ mod tests {
         let mut got = Vec::new();
         peer.read_to_end(&mut got).unwrap();
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    /// A direct commit whose session waits blocked, woken through `wake`.
+    fn direct_waking(
+        storage: &Arc<Storage>,
+        fd: &Arc<OwnedFd>,
+        ok: &[u8],
+        wake: &Arc<OwnedFd>,
+    ) -> (DirectAck, Arc<AckState>) {
+        let txn = storage.begin(Isolation::RepeatableRead, false, true);
+        DirectAck::new(
+            txn,
+            storage.clone(),
+            fd.clone(),
+            ok.to_vec(),
+            Some(wake.clone()),
+        )
+    }
+
+    fn eventfd() -> Arc<OwnedFd> {
+        use std::os::fd::FromRawFd;
+        let fd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        assert!(fd >= 0, "eventfd");
+        Arc::new(unsafe { OwnedFd::from_raw_fd(fd) })
+    }
+
+    /// The eventfd's counter (0 if unset), resetting it.
+    fn take_count(fd: &OwnedFd) -> u64 {
+        let mut v = [0_u8; 8];
+        let n = unsafe { libc::read(fd.as_raw_fd(), v.as_mut_ptr().cast(), 8) };
+        if n == 8 { u64::from_ne_bytes(v) } else { 0 }
+    }
+
+    fn readable_now(fd: &OwnedFd) -> bool {
+        let mut b = 0_u8;
+        let n = unsafe {
+            libc::recv(
+                fd.as_raw_fd(),
+                (&mut b as *mut u8).cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        n == 1
+    }
+
+    #[test]
+    fn a_blocked_session_is_woken_by_a_failed_commit() {
+        let storage = Arc::new(Storage::new());
+        let (fd, _peer) = pair();
+        let wake = eventfd();
+        let (d, state) = direct_waking(&storage, &fd, b"ok", &wake);
+        let writer = std::thread::spawn(move || d.failed(MyError::internal("disk gone")));
+        // Nothing ever arrives on the socket: only the eventfd can end the wait.
+        assert!(state.wait_blocking(fd.as_raw_fd()));
+        writer.join().unwrap();
+        assert!(!readable_now(&fd));
+        assert_eq!(take_count(&wake), 0, "the wait reset the counter");
+        assert!(matches!(settled(&state), Outcome::Failed(_)));
+    }
+
+    #[test]
+    fn a_sent_ok_leaves_a_blocked_session_waiting_for_its_client() {
+        let storage = Arc::new(Storage::new());
+        let (fd, mut peer) = pair();
+        let wake = eventfd();
+        let (d, state) = direct_waking(&storage, &fd, b"\x01\0\0\x02\0", &wake);
+        d.committed();
+        assert_eq!(
+            take_count(&wake),
+            0,
+            "a sent OK does not signal the session"
+        );
+        // A signal left over from an earlier commit does not end the wait either: the
+        // client's next command does.
+        let one = 1_u64.to_ne_bytes();
+        assert_eq!(
+            unsafe { libc::write(wake.as_raw_fd(), one.as_ptr().cast(), 8) },
+            8
+        );
+        let client = std::thread::spawn(move || {
+            let mut ok = [0_u8; 5];
+            peer.read_exact(&mut ok).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::io::Write::write_all(&mut peer, b"\x01\0\0\0\x0e").unwrap();
+            peer
+        });
+        assert!(state.wait_blocking(fd.as_raw_fd()));
+        assert!(
+            readable_now(&fd),
+            "the wait ended before the client's command"
+        );
+        assert_eq!(take_count(&wake), 0, "the leftover signal was reset");
+        assert!(matches!(settled(&state), Outcome::Sent));
+        drop(client.join().unwrap());
+    }
+
+    #[test]
+    fn without_an_eventfd_the_session_waits_in_the_runtime() {
+        let storage = Arc::new(Storage::new());
+        let (fd, _peer) = pair();
+        let (d, state) = direct(&storage, fd.clone(), b"ok");
+        assert!(!state.wait_blocking(fd.as_raw_fd()), "returns at once");
+        d.committed();
     }
 }

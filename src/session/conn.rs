@@ -14,7 +14,7 @@ use super::commit::{Deferred, may_lead};
 use super::logging::LogText;
 use super::profile::Stage;
 use super::run::Responder;
-use super::threads::{self, Accepted, ConnWriter};
+use super::threads::{self, Accepted, ConnReader, ConnWriter};
 use crate::config::vars;
 use crate::error::{MyError, Result, code};
 use crate::journal::ack::{AckState, DirectAck, Outcome};
@@ -31,11 +31,11 @@ use crate::wire::packet::{FLUSH_HINT_BYTES, Mark, PacketReader, PacketWriter};
 use crate::wire::proto;
 use mysql_common::constants::{CapabilityFlags, ColumnType, StatusFlags};
 use std::collections::HashMap;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::io::AsyncRead;
 
 /// Appended to the version in the greeting (see `serve`).
 pub const HANDSHAKE_VERSION_MARKER: &str = "-maria-protocol";
@@ -240,7 +240,13 @@ struct Conn<R, W> {
     /// A duplicate of the socket's descriptor, made when first needed ([`Conn::socket_dup`]):
     /// for the journal writer's direct OK (see `journal::ack`) and the poll for the next
     /// command (`spin_for_command`).
-    socket_fd: Option<Arc<std::os::fd::OwnedFd>>,
+    socket_fd: Option<Arc<OwnedFd>>,
+    /// The thread waits for commands in recv(2) (see `threads`); KILL CONNECTION reaches
+    /// it through `SessionShared::socket`.
+    blocking_reads: bool,
+    /// The eventfd the journal writer signals when a directly acknowledged commit needs the
+    /// blocked session ([`Conn::wake_fd`]).
+    wake_fd: Option<Arc<OwnedFd>>,
     /// Polls for the next command that ended without one, in a row (`spin_for_command`).
     spin_misses: u8,
     /// Commands since the connection started, counted by `spin_for_command`.
@@ -344,7 +350,7 @@ pub async fn listen(server: Arc<Server>, socket: PathBuf) -> std::result::Result
 /// Serve one connection.
 pub async fn serve<R, W>(rd: R, wr: W, peer: PeerInfo, server: Arc<Server>)
 where
-    R: AsyncRead + Unpin + Send,
+    R: ConnReader,
     W: ConnWriter,
 {
     server.status.connections.fetch_add(1, Ordering::Relaxed);
@@ -477,13 +483,29 @@ where
         stmts: HashMap::new(),
         next_stmt_id: 1,
         socket_fd: None,
+        blocking_reads: false,
+        wake_fd: None,
         spin_misses: 0,
         spin_tries: 0,
         pending: None,
         stmt_mark: Mark::default(),
         no_cols: (Arc::from(Vec::new()), Arc::from(Vec::new())),
     };
+    // Between commands the thread waits in recv(2) (see `threads`): a KILL CONNECTION
+    // wakes it by shutting the socket's reading side down.
+    if conn.reader.get_mut().set_blocking(true) {
+        match conn.socket_dup() {
+            Some(fd) => {
+                *shared.socket.lock() = Some(fd);
+                conn.blocking_reads = true;
+            }
+            None => {
+                conn.reader.get_mut().set_blocking(false);
+            }
+        }
+    }
     let clean = conn.run(&mut ctx).await;
+    *shared.socket.lock() = None;
     ctx.audit_connection("Quit");
     if !clean {
         server
@@ -496,7 +518,7 @@ where
 
 impl<R, W> Conn<R, W>
 where
-    R: AsyncRead + Unpin + Send,
+    R: ConnReader,
     W: ConnWriter,
 {
     fn responder(&mut self, ctx: &Ctx, binary: bool, skip_metadata: bool) -> WireResponder<'_, W> {
@@ -530,10 +552,24 @@ where
             if let Some((ack, seq)) = self.pending.take() {
                 // The last commit's OK is the journal writer's to send (see `journal::ack`):
                 // wait for the next command, or for the writer to need this session.
-                tokio::select! {
-                    _ = self.reader.wait_readable() => {}
-                    _ = ack.needs_session() => {}
-                    _ = killed.as_mut() => return false,
+                // (A pipelining client's next command may be read already: then only the
+                // outcome is waited for.)
+                let waited = self.reader.buffered_bytes() > 0
+                    || self.blocking_reads
+                        && self
+                            .socket_fd
+                            .as_ref()
+                            .is_some_and(|fd| ack.wait_blocking(fd.as_raw_fd()));
+                if !waited {
+                    let blocking = self.reader.get_mut().set_blocking(false);
+                    tokio::select! {
+                        _ = self.reader.wait_readable() => {}
+                        _ = ack.needs_session() => {}
+                        _ = killed.as_mut() => return false,
+                    }
+                    if blocking {
+                        self.reader.get_mut().set_blocking(true);
+                    }
                 }
                 match ack.settle().await {
                     Outcome::Sent | Outcome::Pending => {}
@@ -639,15 +675,29 @@ where
 
     /// The connection's duplicate of its socket's descriptor, made at the first call (None
     /// if `dup` failed; tried again at the next call).
-    fn socket_dup(&mut self) -> Option<Arc<std::os::fd::OwnedFd>> {
+    fn socket_dup(&mut self) -> Option<Arc<OwnedFd>> {
         if self.socket_fd.is_none() {
             self.socket_fd = self.out.dup_fd().ok().map(Arc::new);
         }
         self.socket_fd.clone()
     }
 
+    /// The connection's eventfd for the journal writer to wake its blocked thread (see
+    /// `journal::ack`), made at the first call (None if that failed; tried again).
+    fn wake_fd(&mut self) -> Option<Arc<OwnedFd>> {
+        if self.wake_fd.is_none() {
+            // SAFETY: eventfd(2) returns a new descriptor we own, or -1.
+            let fd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+            if fd >= 0 {
+                // SAFETY: `fd` is open and owned by nothing else.
+                self.wake_fd = Some(Arc::new(unsafe { OwnedFd::from_raw_fd(fd) }));
+            }
+        }
+        self.wake_fd.clone()
+    }
+
     /// With fewer sessions than CPUs, waits for the client's next command by polling the
-    /// socket for up to [`SPIN`] before the runtime's sleep: a thread that sleeps leaves its
+    /// socket for up to [`SPIN`] before the thread sleeps: a thread that sleeps leaves its
     /// CPU halted, and on a virtual machine the client's next send then pays for waking it
     /// (an inter-processor interrupt, a VM exit) and the command waits for the wake-up. A
     /// CPU that has nobody else to run loses nothing to the poll. Not on the shared pool,
@@ -670,7 +720,7 @@ where
         let Some(fd) = self.socket_dup() else {
             return;
         };
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&*fd);
+        let fd = fd.as_raw_fd();
         let start = std::time::Instant::now();
         loop {
             let mut byte = 0u8;
@@ -713,7 +763,12 @@ where
                 }
                 let len = ok.len() as u64;
                 let lead = may_lead(d.txn.explicit);
-                let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok);
+                let wake = if self.blocking_reads {
+                    self.wake_fd()
+                } else {
+                    None
+                };
+                let (direct, ack) = DirectAck::new(d.txn, ctx.server.storage.clone(), fd, ok, wake);
                 match journal.submit_direct(d.what, direct, journal.ack_mode(), lead) {
                     Ok(()) => {
                         ctx.shared.status.add(Stat::BytesSent, len);
