@@ -707,7 +707,7 @@ where
         // prompt, an application thinking between statements) is polled for again only
         // every 16th command after four misses in a row, so that its waits cost no CPU.
         self.spin_tries = self.spin_tries.wrapping_add(1);
-        if self.spin_misses >= 4 && self.spin_tries % 16 != 0 {
+        if self.spin_misses >= 4 && !self.spin_tries.is_multiple_of(16) {
             return;
         }
         static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();

@@ -268,10 +268,8 @@ impl<H: ReadHalf> AsyncRead for SocketReader<H> {
 
 impl<H: ReadHalf> ConnReader for SocketReader<H> {
     fn set_blocking(&mut self, on: bool) -> bool {
-        if on && !self.blocking {
-            if !self.may_block || set_blocking(self.fd).is_err() {
-                return false;
-            }
+        if on && !self.blocking && (!self.may_block || set_blocking(self.fd).is_err()) {
+            return false;
         }
         self.blocking = on;
         on
