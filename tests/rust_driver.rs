@@ -484,6 +484,13 @@ fn pool_parallel_inserts() {
     assert_eq!(n_workers, workers as i64);
 }
 
+/// The ids in SHOW PROCESSLIST; `None` if it failed or listed nobody (it lists the asker).
+fn processlist_ids(admin: &mut Conn) -> Option<Vec<u64>> {
+    let rows: Vec<mysql::Row> = admin.query("SHOW PROCESSLIST").ok()?;
+    let ids: Vec<u64> = rows.iter().filter_map(|r| r.get::<u64, _>(0)).collect();
+    (!ids.is_empty()).then_some(ids)
+}
+
 /// Polls until `f` succeeds or `timeout` passes.
 fn eventually<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
     let deadline = Instant::now() + timeout;
@@ -569,11 +576,7 @@ fn lost_connection_rolls_back() {
     eventually(
         "the killed connection to disappear",
         Duration::from_secs(10),
-        || {
-            let rows: Vec<mysql::Row> = admin.query("SHOW PROCESSLIST").ok()?;
-            let ids: Vec<u64> = rows.iter().filter_map(|r| r.get::<u64, _>(0)).collect();
-            (!ids.is_empty() && !ids.contains(&u64::from(victim_id))).then_some(())
-        },
+        || (!processlist_ids(&mut admin)?.contains(&u64::from(victim_id))).then_some(()),
     );
 
     // 3. KILL QUERY stops a statement blocked on a lock but keeps the connection.
@@ -621,11 +624,7 @@ fn idle_connections_end_on_wait_timeout_and_kill() {
     admin
         .query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
         .expect("create");
-    let listed = |admin: &mut Conn, id: u32| -> Option<bool> {
-        let rows: Vec<mysql::Row> = admin.query("SHOW PROCESSLIST").ok()?;
-        let ids: Vec<u64> = rows.iter().filter_map(|r| r.get::<u64, _>(0)).collect();
-        (!ids.is_empty()).then(|| ids.contains(&u64::from(id)))
-    };
+    let listed = |admin: &mut Conn, id: u32| Some(processlist_ids(admin)?.contains(&u64::from(id)));
     for last in ["SELECT 1", "INSERT INTO t VALUES (1, 1)", "COMMIT"] {
         for ending in ["wait_timeout", "KILL"] {
             let mut c = server.mysql_conn_db("idle");
@@ -654,7 +653,7 @@ fn idle_connections_end_on_wait_timeout_and_kill() {
             eventually(
                 &format!("{last}: the connection to be closed by {ending}"),
                 Duration::from_secs(10),
-                || (listed(&mut admin, id)? == false).then_some(()),
+                || (!listed(&mut admin, id)?).then_some(()),
             );
             assert!(
                 c.query_drop("SELECT 1").is_err(),

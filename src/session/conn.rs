@@ -561,13 +561,14 @@ where
                             .as_ref()
                             .is_some_and(|fd| ack.wait_blocking(fd.as_raw_fd()));
                 if !waited {
-                    let blocking = self.reader.get_mut().set_blocking(false);
+                    // In the runtime, whose readiness a blocking read would not wait for.
+                    self.reader.get_mut().set_blocking(false);
                     tokio::select! {
                         _ = self.reader.wait_readable() => {}
                         _ = ack.needs_session() => {}
                         _ = killed.as_mut() => return false,
                     }
-                    if blocking {
+                    if self.blocking_reads {
                         self.reader.get_mut().set_blocking(true);
                     }
                 }

@@ -22,13 +22,18 @@
 //! `epoll_wait(2)`: one system call per command instead of two, and no readiness event to
 //! dispatch (measured at 64 threads on 2 cores, alternating pairs: 3.7 % more point selects
 //! per CPU second, 1.5 % more durable oltp_write_only transactions; README, Options). What
-//! the runtime did for that wait is done
-//! otherwise: KILL CONNECTION and the `wait_timeout` reaper shut the socket's reading side
-//! down, which ends the wait ([`crate::server::SessionShared::kill`]); the socket is
-//! blocking from then on, so writes block the thread as well, which is all a connection's
-//! own thread would do while it awaited them. Logging in, and the wait for a commit's OK to
-//! be sent by the journal writer (the session must also wake for the writer), still await
-//! readiness in the runtime.
+//! the runtime did for that wait is done otherwise:
+//! - KILL CONNECTION and the `wait_timeout` reaper shut the socket's reading side down,
+//!   which ends the wait ([`crate::server::SessionShared::kill`]);
+//! - after a commit whose OK the journal writer sends, the session waits in `poll(2)` on
+//!   the socket and an eventfd the writer signals when the session must act
+//!   (`journal::ack::AckState::wait_blocking`); only without an eventfd does it wait in the
+//!   runtime, reading without blocking meanwhile;
+//! - the socket is blocking from then on, so writes block the thread as well, which is all
+//!   a connection's own thread would do while it awaited them.
+//!
+//! Logging in still awaits readiness in the runtime (for `connect_timeout`), as does every
+//! read on the shared pool.
 
 use crate::config::vars;
 use crate::server::Server;
