@@ -33,6 +33,7 @@
 pub mod catalog;
 pub mod keycode;
 pub mod lock;
+pub mod ordered;
 pub mod purge;
 pub mod row;
 pub mod schema;

@@ -17,8 +17,7 @@
 //! re-add the same index key for this row: writers set their pending version (under the
 //! mutex) before adding index entries, and purge checks the pending version before removing.
 //!
-//! An entry is removed by its key alone, in one descent of the skip list (looking it up
-//! first and then removing it was two: the removal searches again to unlink it). The key
+//! An entry is removed by its key alone, in one descent of the index's tree. The key
 //! ends with the slot's primary key, and a slot that is not dead is the only one with its
 //! key (a new slot for a key is made only after purge took the old one out of the primary
 //! index), so an entry with that key points to this slot or to a dead one, which no reader
@@ -128,8 +127,8 @@ impl Purge {
         }
         if st.is_garbage() {
             st.dead = true;
-            if let Some(e) = table.primary.remove(&*slot.key) {
-                debug_assert!(Arc::ptr_eq(e.value(), slot), "a live slot is its key's");
+            if let Some(e) = table.primary.remove(&slot.key) {
+                debug_assert!(Arc::ptr_eq(&e, slot), "a live slot is its key's");
                 self.slots_removed.fetch_add(1, Ordering::Relaxed);
             }
             table.unindex_slot(slot);

@@ -4,7 +4,7 @@
 //!
 //! Two measures per prefix length. Prefixes with few distinct values (a warehouse id, a
 //! district) are counted exactly by hopping from each prefix to the next (a loose index
-//! scan: one skip-list seek per distinct value, at most [`HOPS_MAX`]); rows per prefix is
+//! scan: one index seek per distinct value, at most [`HOPS_MAX`]); rows per prefix is
 //! then the row count divided by that. Prefixes with more distinct values than that are
 //! estimated from a sample, the first [`SAMPLE_ROWS`] entries in key order, counting how
 //! often the prefix changes (assuming the keys after the sample look like those in it, true

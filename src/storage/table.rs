@@ -1,18 +1,18 @@
-//! A table: a clustered primary index of row slots plus secondary indexes, all lock-free
-//! ordered maps (crossbeam skip lists) keyed by memcomparable byte strings.
+//! A table: a clustered primary index of row slots plus secondary indexes, all ordered maps
+//! (B-trees read in batches, see `ordered.rs`) keyed by memcomparable byte strings.
 //!
 //! ```text
 //! primary:   pk bytes            ──► RowSlot { key, versions, pending, lock }
 //! secondary: index key ++ pk     ──► the same RowSlot
 //! ```
 //!
-//! Beside the primary skip list, `by_key` maps whole primary keys to the same slots: a point
+//! Beside the primary's tree, `by_key` maps whole primary keys to the same slots: a point
 //! lookup (`WHERE pk = …`, the rows an UPDATE or DELETE by key changes, an INSERT of a key
-//! that has a slot) is a hash probe instead of a skip-list descent, whose ~17 levels are cache misses on a large table. A slot
+//! that has a slot) is a hash probe instead of a tree descent and its lock. A slot
 //! is added to it under its state lock before its first row can become visible, and removed
 //! by purge under the same lock when it dies (only if it is still the slot there), so a
-//! lookup finds every slot the skip list has; it may also find a slot just marked dead,
-//! which holds no row, exactly as a reader that got it from the skip list a moment earlier.
+//! lookup finds every slot the tree has; it may also find a slot just marked dead,
+//! which holds no row, exactly as a reader that got it from the tree a moment earlier.
 //!
 //! Secondary index entries are *hints*: an entry is added whenever a version with that key is
 //! written and removed by purge once no version with that key can be seen. A reader that
@@ -42,11 +42,11 @@
 use super::StorageError;
 use super::keycode;
 use super::lock::{Acquire, LockMode};
+use super::ordered::OrderedMap;
 use super::row::RowSlot;
 use super::schema::{IndexColumn, IndexDef, TableDef};
 use super::txn::{Txn, WriteRec};
 use crate::sql::value::{Row, Value};
-use crossbeam_skiplist::SkipMap;
 use dashmap::DashMap;
 use parking_lot::Mutex;
 use std::ops::Bound;
@@ -54,7 +54,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
 /// An index key (memcomparable bytes). Keys up to 24 bytes — integer and short composite
-/// keys — are stored inline in the skiplist node and the row slot, so comparing against a
+/// keys — are stored inline in the tree node and the row slot, so comparing against a
 /// scan's bound does not chase a pointer.
 pub type Key = smallvec::SmallVec<[u8; 24]>;
 
@@ -63,7 +63,7 @@ const UNIQUE_STRIPES: usize = 64;
 
 pub struct SecondaryIndex {
     pub def: IndexDef,
-    pub map: SkipMap<Key, Arc<RowSlot>>,
+    pub map: OrderedMap,
     stripes: Box<[Mutex<()>]>,
 }
 
@@ -71,7 +71,7 @@ pub struct Table {
     /// Unique per table object: TRUNCATE and ALTER create a new object with a new id.
     pub id: u64,
     pub def: Arc<TableDef>,
-    pub primary: SkipMap<Key, Arc<RowSlot>>,
+    pub primary: OrderedMap,
     /// The primary's slots by whole key (see the module doc).
     by_key: DashMap<Key, Arc<RowSlot>, ahash::RandomState>,
     pub indexes: Vec<SecondaryIndex>,
@@ -110,7 +110,7 @@ impl Table {
             .iter()
             .map(|d| SecondaryIndex {
                 def: d.clone(),
-                map: SkipMap::new(),
+                map: OrderedMap::new(),
                 stripes: (0..UNIQUE_STRIPES).map(|_| Mutex::new(())).collect(),
             })
             .collect();
@@ -123,7 +123,7 @@ impl Table {
         Table {
             id: NEXT_TABLE_ID.fetch_add(1, Ordering::Relaxed),
             def: Arc::new(def),
-            primary: SkipMap::new(),
+            primary: OrderedMap::new(),
             by_key: DashMap::default(),
             indexes,
             auto_inc: AtomicU64::new(start),
@@ -275,12 +275,7 @@ impl Table {
         hi: Bound<&'a [u8]>,
         reverse: bool,
     ) -> Box<dyn Iterator<Item = Arc<RowSlot>> + 'a> {
-        let range = self.primary.range::<[u8], _>((lo, hi));
-        if reverse {
-            Box::new(range.rev().map(|e| e.value().clone()))
-        } else {
-            Box::new(range.map(|e| e.value().clone()))
-        }
+        Box::new(self.primary.range(lo, hi, reverse).map(|(_, slot)| slot))
     }
 
     /// Secondary index range scan over entry keys (index key ++ pk).
@@ -291,12 +286,7 @@ impl Table {
         hi: Bound<&'a [u8]>,
         reverse: bool,
     ) -> Box<dyn Iterator<Item = (Key, Arc<RowSlot>)> + 'a> {
-        let range = self.indexes[i].map.range::<[u8], _>((lo, hi));
-        if reverse {
-            Box::new(range.rev().map(|e| (e.key().clone(), e.value().clone())))
-        } else {
-            Box::new(range.map(|e| (e.key().clone(), e.value().clone())))
-        }
+        Box::new(self.indexes[i].map.range(lo, hi, reverse))
     }
 
     // ----- locks ------------------------------------------------------------------------
@@ -383,17 +373,12 @@ impl Table {
         let me = txn.id();
         let slot = loop {
             // A key that has a slot (a row deleted and inserted again, a duplicate) is
-            // found with a hash probe; only a new one descends the skip list.
+            // found with a hash probe; only a new one descends the primary's tree.
             let slot = match self.get(&key) {
                 Some(slot) => slot,
-                None => {
-                    let entry = self
-                        .primary
-                        .get_or_insert_with(key.clone(), || Arc::new(RowSlot::new(key.clone())));
-                    let slot = entry.value().clone();
-                    drop(entry);
-                    slot
-                }
+                None => self
+                    .primary
+                    .get_or_insert_with(&key, || Arc::new(RowSlot::new(key.clone()))),
             };
             let mut st = slot.state.lock();
             if st.dead {
@@ -541,15 +526,8 @@ impl Table {
         let _guard = idx.stripes[stripe].lock();
         let me = txn.id();
         let mut scratch = Vec::with_capacity(32);
-        for e in idx
-            .map
-            .range::<[u8], _>((Bound::Included(&key[..prefix_len]), Bound::Unbounded))
-        {
-            if !e.key().starts_with(&key[..prefix_len]) {
-                break;
-            }
-            let other = e.value();
-            if Arc::ptr_eq(other, slot) {
+        for (_, other) in Self::prefix_entries(idx, &key[..prefix_len]) {
+            if Arc::ptr_eq(&other, slot) {
                 continue;
             }
             let mut st = other.state.lock();
@@ -594,10 +572,16 @@ impl Table {
     }
 
     /// Point `key` at `slot` (one descent: an entry already there for `slot` stays).
-    fn put_entry(map: &SkipMap<Key, Arc<RowSlot>>, key: Vec<u8>, slot: &Arc<RowSlot>) {
-        map.compare_insert(Key::from_vec(key), slot.clone(), |old| {
-            !Arc::ptr_eq(old, slot)
-        });
+    fn put_entry(map: &OrderedMap, key: Vec<u8>, slot: &Arc<RowSlot>) {
+        map.put(Key::from_vec(key), slot);
+    }
+
+    /// The entries of `idx` whose keys start with `prefix` (a whole index key: the rows
+    /// that may hold it).
+    fn prefix_entries<'a>(idx: &'a SecondaryIndex, prefix: &[u8]) -> super::ordered::Range<'a> {
+        let hi = keycode::prefix_successor(prefix);
+        let hi = hi.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+        idx.map.range(Bound::Included(prefix), hi, false)
     }
 
     fn duplicate(&self, index: Option<usize>, row: &Row, existing: Arc<RowSlot>) -> StorageError {
@@ -647,11 +631,9 @@ impl Table {
                 Key::from_slice(&id.to_be_bytes())
             }
         };
-        let entry = self
+        let slot = self
             .primary
-            .get_or_insert_with(key.clone(), || Arc::new(RowSlot::new(key.clone())));
-        let slot = entry.value().clone();
-        drop(entry);
+            .get_or_insert_with(&key, || Arc::new(RowSlot::new(key.clone())));
         {
             let mut st = slot.state.lock();
             if st.latest(0).is_some() {
@@ -674,14 +656,7 @@ impl Table {
             let has_null = self.encode_index_columns(&idx.def, &row, &mut key);
             let prefix_len = key.len();
             if idx.def.is_unique() && !has_null {
-                for e in idx
-                    .map
-                    .range::<[u8], _>((Bound::Included(&key[..prefix_len]), Bound::Unbounded))
-                {
-                    if !e.key().starts_with(&key[..prefix_len]) {
-                        break;
-                    }
-                    let other = e.value();
+                for (_, other) in Self::prefix_entries(idx, &key[..prefix_len]) {
                     let st = other.state.lock();
                     if let Some(r) = st.latest(0) {
                         scratch.clear();
