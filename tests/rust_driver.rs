@@ -616,7 +616,7 @@ fn lost_connection_rolls_back() {
 /// A connection's thread waits for the next command in recv(2) itself: an idle connection
 /// must still be ended by the `wait_timeout` reaper and by KILL, both after a plain
 /// statement and after a durable commit (whose OK the journal writer sends, while the
-/// session waits in the runtime).
+/// session waits in poll(2) on its socket and its eventfd).
 #[test]
 fn idle_connections_end_on_wait_timeout_and_kill() {
     let mut server = TestServer::start();

@@ -502,15 +502,29 @@ mod tests {
         got
     }
 
+    /// A TCP connection to a client that `client` plays on a thread of its own: our end's
+    /// reader and write half, and the client's thread.
+    async fn with_client<T: Send + 'static>(
+        client: impl FnOnce(std::net::TcpStream) -> T + Send + 'static,
+    ) -> (
+        SocketReader<tokio::net::tcp::OwnedReadHalf>,
+        tokio::net::tcp::OwnedWriteHalf,
+        std::thread::JoinHandle<T>,
+    ) {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let client = std::thread::spawn(move || client(l.accept().unwrap().0));
+        let s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let (rd, wr) = s.into_split();
+        (SocketReader::new(rd), wr, client)
+    }
+
     /// On a connection's own thread the reader waits in recv(2) (data that arrives later is
     /// still read), a blocking write keeps the socket blocking, and switched back it awaits
     /// readiness in the runtime again.
     #[tokio::test(flavor = "current_thread")]
     async fn socket_reader_blocks_on_a_connection_thread() {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = l.local_addr().unwrap();
-        let client = std::thread::spawn(move || {
-            let (mut s, _) = l.accept().unwrap();
+        let (mut r, mut wr, client) = with_client(|mut s| {
             s.write_all(b"one").unwrap();
             std::thread::sleep(Duration::from_millis(50));
             s.write_all(b"two").unwrap();
@@ -519,10 +533,8 @@ mod tests {
             std::thread::sleep(Duration::from_millis(50));
             s.write_all(b"three").unwrap();
             back
-        });
-        let s = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let (rd, mut wr) = s.into_split();
-        let mut r = SocketReader::new(rd);
+        })
+        .await;
         assert!(r.set_blocking(true));
         assert!(!nonblocking(r.fd).unwrap());
         assert_eq!(read_n(&mut r, 6).await, b"onetwo");
@@ -540,17 +552,12 @@ mod tests {
     /// A worker of the shared pool must not block: its reader stays non-blocking.
     #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
     async fn socket_reader_never_blocks_a_shared_pool_worker() {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = l.local_addr().unwrap();
-        let client = std::thread::spawn(move || {
-            let (mut s, _) = l.accept().unwrap();
+        let (mut r, _wr, client) = with_client(|mut s| {
             std::thread::sleep(Duration::from_millis(50));
             s.write_all(b"late").unwrap();
             s
-        });
-        let s = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let (rd, _wr) = s.into_split();
-        let mut r = SocketReader::new(rd);
+        })
+        .await;
         assert!(!r.set_blocking(true));
         assert!(nonblocking(r.fd).unwrap());
         assert_eq!(read_n(&mut r, 4).await, b"late");

@@ -24,7 +24,7 @@
 use super::row::RowSlot;
 use super::table::Key;
 use parking_lot::RwLock;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -93,8 +93,7 @@ impl OrderedMap {
             lo: owned(lo),
             hi: owned(hi),
             reverse,
-            buf: Vec::new(),
-            next: 0,
+            buf: VecDeque::new(),
             batch: BATCH_MIN,
             done: false,
         }
@@ -134,9 +133,8 @@ pub struct Range<'a> {
     lo: Bound<Key>,
     hi: Bound<Key>,
     reverse: bool,
-    buf: Vec<(Key, Arc<RowSlot>)>,
-    /// Next entry of `buf` to hand out.
-    next: usize,
+    /// Copied, not yet handed out.
+    buf: VecDeque<(Key, Arc<RowSlot>)>,
     batch: usize,
     /// The last batch was short: nothing is left.
     done: bool,
@@ -144,8 +142,6 @@ pub struct Range<'a> {
 
 impl Range<'_> {
     fn fill(&mut self) {
-        self.buf.clear();
-        self.next = 0;
         let (lo, hi) = (as_slice(&self.lo), as_slice(&self.hi));
         if is_empty_range(lo, hi) {
             self.done = true;
@@ -163,7 +159,7 @@ impl Range<'_> {
         }
         if self.buf.len() < self.batch {
             self.done = true;
-        } else if let Some((last, _)) = self.buf.last() {
+        } else if let Some((last, _)) = self.buf.back() {
             let resume = Bound::Excluded(last.clone());
             if self.reverse {
                 self.hi = resume;
@@ -179,16 +175,10 @@ impl Iterator for Range<'_> {
     type Item = (Key, Arc<RowSlot>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.next == self.buf.len() {
-            if self.done {
-                return None;
-            }
+        if self.buf.is_empty() && !self.done {
             self.fill();
         }
-        let item = self.buf.get_mut(self.next)?;
-        self.next += 1;
-        // Hand the entry out by moving it; the buffer is refilled (cleared) afterwards.
-        Some((std::mem::take(&mut item.0), item.1.clone()))
+        self.buf.pop_front()
     }
 }
 

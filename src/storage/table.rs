@@ -519,7 +519,7 @@ impl Table {
         let prefix_len = key.len();
         key.extend_from_slice(&slot.key);
         if !idx.def.is_unique() || has_null {
-            Self::put_entry(&idx.map, key, slot);
+            idx.map.put(Key::from_vec(key), slot);
             return Ok(());
         }
         let stripe = stripe_of(&key[..prefix_len]);
@@ -567,13 +567,8 @@ impl Table {
                 return Err(self.duplicate(Some(i), row, other.clone()));
             }
         }
-        Self::put_entry(&idx.map, key, slot);
+        idx.map.put(Key::from_vec(key), slot);
         Ok(())
-    }
-
-    /// Point `key` at `slot` (one descent: an entry already there for `slot` stays).
-    fn put_entry(map: &OrderedMap, key: Vec<u8>, slot: &Arc<RowSlot>) {
-        map.put(Key::from_vec(key), slot);
     }
 
     /// The entries of `idx` whose keys start with `prefix` (a whole index key: the rows
@@ -669,7 +664,7 @@ impl Table {
                 }
             }
             key.extend_from_slice(&slot.key);
-            Self::put_entry(&idx.map, key, &slot);
+            idx.map.put(Key::from_vec(key), &slot);
         }
         let now = self.rows_committed.fetch_add(1, Ordering::Relaxed) + 1;
         self.stats.rows_changed(now);
