@@ -485,11 +485,16 @@ impl Chain {
 }
 
 impl Transform for Chain {
-    fn apply<'b>(&mut self, batch: &'b [u8], fresh_file: bool, out: &'b mut Vec<u8>) -> &'b [u8] {
-        if !self.on.load(Ordering::Relaxed) {
+    fn active(&mut self) -> bool {
+        let on = self.on.load(Ordering::Relaxed);
+        if !on {
+            // Records written unchained interrupt the chain: it starts again with a "prev".
             self.linked = false;
-            return batch;
         }
+        on
+    }
+
+    fn apply<'b>(&mut self, batch: &'b [u8], fresh_file: bool, out: &'b mut Vec<u8>) -> &'b [u8] {
         if fresh_file {
             self.linked = false;
         }
@@ -766,6 +771,10 @@ mod tests {
     fn chained(lines: &[Vec<u8>], chain: &mut Chain, fresh: bool) -> Vec<u8> {
         let batch: Vec<u8> = lines.concat();
         let mut out = Vec::new();
+        // As the writer does: batches the chain is not active for are written as they are.
+        if !chain.active() {
+            return batch;
+        }
         chain.apply(&batch, fresh, &mut out).to_vec()
     }
 

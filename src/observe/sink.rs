@@ -173,6 +173,9 @@ struct Ctl {
 /// A rewrite of each batch by the writer thread before it is written (the audit log's hash
 /// chain: only the writer sees the entries in file order).
 pub trait Transform: Send {
+    /// Whether the next batch is to be rewritten. When it is not, the writer writes the
+    /// entries straight from the stripes, without putting the batch together first.
+    fn active(&mut self) -> bool;
     /// Returns the bytes to write for `batch`, built in `out` or `batch` itself;
     /// `fresh_file` says the file was (re)opened since the last batch.
     fn apply<'b>(&mut self, batch: &'b [u8], fresh_file: bool, out: &'b mut Vec<u8>) -> &'b [u8];
@@ -694,15 +697,16 @@ impl Writer {
             return;
         }
         let mut out = std::mem::take(&mut self.transformed);
+        let active = self.transform.as_mut().is_some_and(|t| t.active());
         let mut slices: Vec<IoSlice<'_>> = match self.transform.as_mut() {
-            Some(t) => {
+            Some(t) if active => {
                 // The transform reads the batch as one buffer.
                 merged.clear();
                 run_slices(batch, runs).for_each(|r| merged.extend_from_slice(r));
                 let bytes = t.apply(merged, std::mem::take(&mut self.fresh), &mut out);
                 vec![IoSlice::new(bytes)]
             }
-            None => run_slices(batch, runs).map(IoSlice::new).collect(),
+            _ => run_slices(batch, runs).map(IoSlice::new).collect(),
         };
         let len: u64 = slices.iter().map(|s| s.len() as u64).sum();
         let stats = &self.sink.stats;
