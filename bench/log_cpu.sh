@@ -25,6 +25,8 @@ mkdir -p "$logs"
 m() { mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$1"; }
 m "SET GLOBAL slow_query_log_file='$logs/slow.log', general_log_file='$logs/general.log', audit_log_file='$logs/audit.log'"
 OFF="SET GLOBAL slow_query_log=OFF, general_log=OFF, audit_log=OFF, long_query_time=10"
+# Logs off, their files emptied (no writeback of an "on" run's pages during the next run).
+logs_off() { m "$OFF"; rm -f "$logs"/*; m "FLUSH LOGS"; }
 busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }
 mine() { awk '{print $14+$15}' "/proc/$pid/stat"; }
 # one: prints "tps all_us quire_us sysbench_us" for one run
@@ -48,10 +50,9 @@ for r in $(seq "$reps"); do
     m "$on_sql"; read -r t1 a1 q1 s1 < <(one)
   else
     m "$on_sql"; read -r t1 a1 q1 s1 < <(one)
-    m "$OFF"; rm -f "$logs"/*; m "FLUSH LOGS"
-    read -r t0 a0 q0 s0 < <(one)
+    logs_off; read -r t0 a0 q0 s0 < <(one)
   fi
-  m "$OFF"; rm -f "$logs"/*; m "FLUSH LOGS"
+  logs_off
   read -r e e_all < <(awk -v a0="$a0" -v q0="$q0" -v a1="$a1" -v q1="$q1" -v s0="$s0" -v s1="$s1" \
     'BEGIN {r0 = q0 / (a0 - q0); r1 = q1 / (a1 - q1); printf "%.3f %.3f\n", (1 + r0) / (1 + r1), (a0 / s0) / (a1 / s1)}')
   echo "  run $r: off $t0 tps, Quire $q0 sysbench $s0 of $a0 us/query | on $t1 tps, Quire $q1 sysbench $s1 of $a1 us/query | predicted ratio $e, all $e_all"

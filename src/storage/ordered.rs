@@ -90,29 +90,13 @@ impl OrderedMap {
     pub fn range(&self, lo: Bound<&[u8]>, hi: Bound<&[u8]>, reverse: bool) -> Range<'_> {
         Range {
             map: self,
-            lo: owned(lo),
-            hi: owned(hi),
+            lo: lo.map(Key::from_slice),
+            hi: hi.map(Key::from_slice),
             reverse,
             buf: VecDeque::new(),
             batch: BATCH_MIN,
             done: false,
         }
-    }
-}
-
-fn owned(b: Bound<&[u8]>) -> Bound<Key> {
-    match b {
-        Bound::Included(k) => Bound::Included(Key::from_slice(k)),
-        Bound::Excluded(k) => Bound::Excluded(Key::from_slice(k)),
-        Bound::Unbounded => Bound::Unbounded,
-    }
-}
-
-fn as_slice(b: &Bound<Key>) -> Bound<&[u8]> {
-    match b {
-        Bound::Included(k) => Bound::Included(k),
-        Bound::Excluded(k) => Bound::Excluded(k),
-        Bound::Unbounded => Bound::Unbounded,
     }
 }
 
@@ -142,7 +126,10 @@ pub struct Range<'a> {
 
 impl Range<'_> {
     fn fill(&mut self) {
-        let (lo, hi) = (as_slice(&self.lo), as_slice(&self.hi));
+        let (lo, hi) = (
+            self.lo.as_ref().map(|k| &k[..]),
+            self.hi.as_ref().map(|k| &k[..]),
+        );
         if is_empty_range(lo, hi) {
             self.done = true;
             return;
