@@ -29,16 +29,21 @@ OFF="SET GLOBAL slow_query_log=OFF, general_log=OFF, audit_log=OFF, long_query_t
 logs_off() { m "$OFF"; rm -f "$logs"/*; m "FLUSH LOGS"; }
 busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }
 mine() { awk '{print $14+$15}' "/proc/$pid/stat"; }
-# one: prints "tps all_us quire_us sysbench_us" for one run
+switches() { awk '$1 == "ctxt" {print $2}' /proc/stat; }
+total() { head -1 /proc/stat | awk '{t = 0; for (i = 2; i <= 9; i++) t += $i; print t}'; }
+# one: prints "tps all_us quire_us sysbench_us switches busy" for one run (switches: the
+# whole machine's context switches per query; busy: the share of the machine's CPU time
+# that was busy, 1 when the CPUs are the bottleneck)
 one() {
-  local b1 q1 out
-  b1=$(busy); q1=$(mine)
+  local b1 q1 c1 t1 out
+  b1=$(busy); q1=$(mine); c1=$(switches); t1=$(total)
   out=$(sb_run_cpu "$port" "$wl" "$th" "$secs")
-  awk -v b=$(( $(busy) - b1 )) -v q=$(( $(mine) - q1 )) -v hz="$(getconf CLK_TCK)" '
+  awk -v b=$(( $(busy) - b1 )) -v q=$(( $(mine) - q1 )) -v c=$(( $(switches) - c1 )) \
+    -v t=$(( $(total) - t1 )) -v hz="$(getconf CLK_TCK)" '
     /transactions:/ {gsub(/[(]/, "", $3); tps = $3}
     /queries:/ && !n {n = $2}
     /sysbench_cpu_s:/ {s = $2}
-    END {printf "%s %.3f %.3f %.3f\n", tps, b * 1e6 / hz / n, q * 1e6 / hz / n, s * 1e6 / n}' <<<"$out"
+    END {printf "%s %.3f %.3f %.3f %.3f %.3f\n", tps, b * 1e6 / hz / n, q * 1e6 / hz / n, s * 1e6 / n, c / n, b / t}' <<<"$out"
 }
 echo "Quire $(git rev-parse --short HEAD); $wl t=$th ${secs} s x $reps; on: $on_sql"
 est=(); est_all=(); sbr=()
@@ -46,16 +51,16 @@ for r in $(seq "$reps"); do
   # Odd runs off then on, even runs on then off: a drift of the machine's speed over the
   # series does not land on one side (sysbench's own CPU per query is compared below).
   if (( r % 2 )); then
-    m "$OFF"; read -r t0 a0 q0 s0 < <(one)
-    m "$on_sql"; read -r t1 a1 q1 s1 < <(one)
+    m "$OFF"; read -r t0 a0 q0 s0 c0 u0 < <(one)
+    m "$on_sql"; read -r t1 a1 q1 s1 c1 u1 < <(one)
   else
-    m "$on_sql"; read -r t1 a1 q1 s1 < <(one)
-    logs_off; read -r t0 a0 q0 s0 < <(one)
+    m "$on_sql"; read -r t1 a1 q1 s1 c1 u1 < <(one)
+    logs_off; read -r t0 a0 q0 s0 c0 u0 < <(one)
   fi
   logs_off
   read -r e e_all < <(awk -v a0="$a0" -v q0="$q0" -v a1="$a1" -v q1="$q1" -v s0="$s0" -v s1="$s1" \
     'BEGIN {r0 = q0 / (a0 - q0); r1 = q1 / (a1 - q1); printf "%.3f %.3f\n", (1 + r0) / (1 + r1), (a0 / s0) / (a1 / s1)}')
-  echo "  run $r: off $t0 tps, Quire $q0 sysbench $s0 of $a0 us/query | on $t1 tps, Quire $q1 sysbench $s1 of $a1 us/query | predicted ratio $e, all $e_all"
+  echo "  run $r: off $t0 tps, Quire $q0 sysbench $s0 of $a0 us/query, $c0 switches/query, busy $u0 | on $t1 tps, Quire $q1 sysbench $s1 of $a1 us/query, $c1 switches/query, busy $u1 | predicted ratio $e, all $e_all"
   est+=("$e"); est_all+=("$e_all"); sbr+=("$(awk -v a="$s1" -v b="$s0" 'BEGIN {printf "%.3f", a / b}')")
 done
 med() { sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Issue 5's performance bar: Quire with performance_schema=ON (the default) against Quire
 # with --performance-schema=OFF, on oltp_point_select at 64 threads and oltp_read_write at
-# 16 threads: 4 tables x 100,000 rows, alternating runs (../shared/bench/pair.sh), medians,
-# ratios; then the servers' CPU per query in alternating runs, and the ratio it predicts.
+# 16 threads: 4 tables x 100,000 rows, alternating runs, medians, ratios; then the servers'
+# CPU per query in alternating runs (CPU_REPS of them, default REPS), and the ratio it
+# predicts.
 # Each server gets one uncounted warm-up run per workload.
 #   bench/perf_schema.sh [SECONDS] [REPS] [QUIRE OPTIONS...]
 # Run from the project root after `cargo build --release`. Ports: QUIRE_PORT (13361; OFF
@@ -18,11 +19,25 @@ start_quire "$off" "$tmp/off" --performance-schema=OFF "$@"
 A=127.0.0.1:$on:sb:sb; B=127.0.0.1:$off:sb:sb
 for s in "$A" "$B"; do "$shared/pair.sh" prepare "$s" >/dev/null; done
 echo "Quire $(git rev-parse --short HEAD) $*; ${secs} s x ${reps}; A = performance_schema=ON, B = OFF"
+tps() { sb_run "$1" "$2" "$3" "$secs" | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'; }
+med() { sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 for w in "${WORKLOADS[@]}"; do
   read -r wl th <<<"$w"
   sb_run "$on" "$wl" "$th" 5 >/dev/null
   sb_run "$off" "$wl" "$th" 5 >/dev/null
-  "$shared/pair.sh" run "$wl" "$th" "$secs" "$reps" "$A" "$B"
+  # Alternating runs, the order alternating too (odd reps A first, even reps B first), so a
+  # drift of the machine's speed does not land on one side; the ratio of the medians and
+  # the median of the pairs' own ratios.
+  ta=(); tb=(); pr=()
+  for r in $(seq "$reps"); do
+    if (( r % 2 )); then x=$(tps "$on" "$wl" "$th"); y=$(tps "$off" "$wl" "$th")
+    else y=$(tps "$off" "$wl" "$th"); x=$(tps "$on" "$wl" "$th"); fi
+    echo "run $r: A $x | B $y tps"
+    ta+=("$x"); tb+=("$y"); pr+=("$(awk -v a="$x" -v b="$y" 'BEGIN {printf "%.4f", a / b}')")
+  done
+  awk -v a="$(printf '%s\n' "${ta[@]}" | med)" -v b="$(printf '%s\n' "${tb[@]}" | med)" \
+    -v p="$(printf '%s\n' "${pr[@]}" | med)" -v w="$wl" -v t="$th" -v n="$reps" \
+    'BEGIN {printf "%s t=%s median tps A=%s B=%s ratio A/B=%.3f; median of the %d pair ratios %.3f\n", w, t, a, b, a / b, n, p}'
 done
 # CPU per query, steadier than tps on this machine (see bench/log_cpu.sh): for each run the
 # whole machine's busy time and the server's own, per query; sysbench's share (the rest)
@@ -39,12 +54,11 @@ one() { # PORT WORKLOAD THREADS -> "all_us quire_us" per query
     /queries:/ && !n {n = $2}
     END {printf "%.3f %.3f\n", b * 1e6 / hz / n, q * 1e6 / hz / n}' <<<"$out"
 }
-med() { sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 for w in "${WORKLOADS[@]}"; do
   read -r wl th <<<"$w"
   echo "== CPU per query, $wl t=$th"
   est=()
-  for r in $(seq "$reps"); do
+  for r in $(seq "${CPU_REPS:-$reps}"); do
     read -r a1 q1 < <(one "$on" "$wl" "$th")
     read -r a0 q0 < <(one "$off" "$wl" "$th")
     e=$(awk -v a0="$a0" -v q0="$q0" -v a1="$a1" -v q1="$q1" \

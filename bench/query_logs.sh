@@ -11,7 +11,7 @@
 #   - the same for a private MariaDB 10.11 (slow log, general log; MariaDB's audit plugin is
 #     not part of the bars).
 # Before each workload, one run with the logs off warms the server up (not counted); the
-# pairs then alternate which side runs first.
+# pairs then alternate which side runs first, and the switches take turns pair by pair.
 #   bench/query_logs.sh [SECONDS] [REPS] [PARTS]
 # PARTS: any of "quire mariadb" (default both). Run from the project root after
 # `cargo build --release`. Ports: QUIRE_PORT (13330), MARIADB_PORT (23330). The log files
@@ -25,24 +25,44 @@ slap_queries=${SLAP_QUERIES:-200000}
 echo "Quire $(git rev-parse --short HEAD); MariaDB $(mariadbd --version | awk '{print $3}'); ${secs} s x ${reps}"
 med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-# measure NAME PORT ON_SQL OFF_SQL WORKLOAD THREADS: alternating runs with the logs
-# switched on and off; prints each pair and the medians' ratio on/off.
+# pair NAME PORT ON_SQL OFF_SQL WORKLOAD THREADS R: one alternating pair of runs with the
+# logs switched on and off (odd R on first, even R off first: a drift in the server's speed
+# does not favour either side); prints it and keeps it under NAME + WORKLOAD.
+declare -A ON_TPS OFF_TPS RATIOS
+pair() {
+  local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 r=$7 x y k="$1|$5|$6"
+  if (( r % 2 == 0 )); then y=$(tps "$port" "$wl" "$th"); fi
+  mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
+  x=$(tps "$port" "$wl" "$th")
+  mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
+  clean_logs "$port"
+  if (( r % 2 == 1 )); then y=$(tps "$port" "$wl" "$th"); fi
+  echo "  $name $wl t=$th run $r: on $x off $y"
+  ON_TPS[$k]+=" $x"; OFF_TPS[$k]+=" $y"
+  RATIOS[$k]+=" $(awk -v a="$x" -v b="$y" 'BEGIN {printf "%.4f", a / b}')"
+}
+# summary NAME WORKLOAD THREADS: the medians' ratio on/off of NAME's pairs, and the median
+# of the pairs' own ratios (steadier when the machine's speed drifts between pairs).
+summary() {
+  local k="$1|$2|$3"
+  # shellcheck disable=SC2086
+  awk -v a="$(med ${ON_TPS[$k]})" -v b="$(med ${OFF_TPS[$k]})" -v p="$(med ${RATIOS[$k]})" \
+    -v n="$(wc -w <<<"${RATIOS[$k]}")" -v w="$2" -v t="$3" -v s="$1" \
+    'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f; median of the %d pair ratios %.3f\n", s, w, t, a, b, a/b, n, p}'
+}
+# measure WORKLOAD THREADS PORT NAME ON_SQL [NAME ON_SQL ...]: with OFF_SQL set, REPS rounds
+# in each of which every switch gets one pair, so each switch's pairs spread over the whole
+# measurement (a slow minute of the machine lands on all of them alike); then the summaries.
 measure() {
-  local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 on=() off=() x y
+  local wl=$1 th=$2 port=$3 i r
+  shift 3
+  local -a sw=("$@")
   for r in $(seq "$reps"); do
-    # Odd runs on then off, even runs off then on: a drift in the server's speed (it is
-    # still warming up after the load) does not favour either side.
-    if (( r % 2 == 0 )); then y=$(tps "$port" "$wl" "$th"); fi
-    mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
-    x=$(tps "$port" "$wl" "$th")
-    mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
-    clean_logs "$port"
-    if (( r % 2 == 1 )); then y=$(tps "$port" "$wl" "$th"); fi
-    echo "  $name $wl t=$th run $r: on $x off $y"
-    on+=("$x"); off+=("$y")
+    for ((i = 0; i < ${#sw[@]}; i += 2)); do
+      pair "${sw[i]}" "$port" "${sw[i+1]}" "$OFF_SQL" "$wl" "$th" "$r"
+    done
   done
-  awk -v a="$(med "${on[@]}")" -v b="$(med "${off[@]}")" -v w="$wl" -v t="$th" -v s="$name" \
-    'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f\n", s, w, t, a, b, a/b}'
+  for ((i = 0; i < ${#sw[@]}; i += 2)); do summary "${sw[i]}" "$wl" "$th"; done
 }
 tps() { # tps PORT WORKLOAD THREADS: one sysbench run, its transactions per second
   sb_run "$1" "$2" "$3" "$secs" | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
@@ -91,10 +111,9 @@ if [[ " $parts " == *" quire "* ]]; then
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$qport" "$wl" "$th") tps (not counted)"
-    measure "Quire slow log (long_query_time=0)" "$qport" "$SLOW_ON" "$QOFF" "$wl" "$th"
-    measure "Quire general log" "$qport" "$GEN_ON" "$QOFF" "$wl" "$th"
-    measure "Quire audit log (ASYNCHRONOUS)" "$qport" "$AUDIT_ON" "$QOFF" "$wl" "$th"
-    measure "Quire all three logs" "$qport" "$SLOW_ON; $GEN_ON; $AUDIT_ON" "$QOFF" "$wl" "$th"
+    OFF_SQL=$QOFF measure "$wl" "$th" "$qport" \
+      "Quire slow log (long_query_time=0)" "$SLOW_ON" "Quire general log" "$GEN_ON" \
+      "Quire audit log (ASYNCHRONOUS)" "$AUDIT_ON" "Quire all three logs" "$SLOW_ON; $GEN_ON; $AUDIT_ON"
   done
   slap "Quire slow log (long_query_time=0)" "$qport" "$SLOW_ON" "$QOFF"
   mariadb -h127.0.0.1 -P"$qport" -uroot -N -e "SHOW GLOBAL STATUS LIKE 'Quire_%_log_%'" |
@@ -111,8 +130,8 @@ if [[ " $parts " == *" mariadb "* ]]; then
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$mport" "$wl" "$th") tps (not counted)"
-    measure "MariaDB slow log (long_query_time=0)" "$mport" "$SLOW_ON" "$OFF" "$wl" "$th"
-    measure "MariaDB general log" "$mport" "$GEN_ON" "$OFF" "$wl" "$th"
+    OFF_SQL=$OFF measure "$wl" "$th" "$mport" \
+      "MariaDB slow log (long_query_time=0)" "$SLOW_ON" "MariaDB general log" "$GEN_ON"
   done
   slap "MariaDB slow log (long_query_time=0)" "$mport" "$SLOW_ON" "$OFF"
 fi
