@@ -905,9 +905,8 @@ where
                     Ok(id) => {
                         let stmt = crate::sql::admin::AdminStmt::Kill {
                             query_only: false,
-                            id: sqlparser::ast::Expr::value(sqlparser::ast::Value::Number(
-                                id.to_string(),
-                                false,
+                            id: Box::new(sqlparser::ast::Expr::value(
+                                sqlparser::ast::Value::Number(id.to_string(), false),
                             )),
                         };
                         match crate::sql::utility::run_admin(ctx, &stmt) {

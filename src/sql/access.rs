@@ -24,15 +24,19 @@ use super::plan::{Access, IndexRef, KeyRange};
 use crate::storage::schema::IndexDef;
 use crate::storage::table::Table;
 
+/// One end of a column's range: its value and whether the range includes it; None when
+/// that side is open.
+type RangeEnd = Option<(Expr, bool)>;
+
 /// Predicates on one column usable by an index.
 #[derive(Clone, Debug, Default)]
 struct ColPreds {
     eq: Option<Expr>,
     in_list: Option<Vec<Expr>>,
-    lo: Option<(Expr, bool)>,
-    hi: Option<(Expr, bool)>,
+    lo: RangeEnd,
+    hi: RangeEnd,
     /// OR of ranges: each (lo, hi).
-    ors: Option<Vec<(Option<(Expr, bool)>, Option<(Expr, bool)>)>>,
+    ors: Option<Vec<(RangeEnd, RangeEnd)>>,
 }
 
 /// Bound on the number of key ranges an IN-list product may expand to.
@@ -77,7 +81,7 @@ fn range_of(
     src: usize,
     table: &Table,
     avail: Avail,
-) -> Option<(usize, Option<(Expr, bool)>, Option<(Expr, bool)>)> {
+) -> Option<(usize, RangeEnd, RangeEnd)> {
     match e {
         Expr::Cmp(op, a, b, coll) => {
             let (col, val, op) = if let (Some(c), true) = (column_of(a, src), avail(b)) {

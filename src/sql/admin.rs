@@ -19,7 +19,7 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 pub enum Filter {
     None,
     Like(String),
-    Where(ast::Expr),
+    Where(Box<ast::Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +151,7 @@ pub enum AdminStmt {
     Show(Show),
     Kill {
         query_only: bool,
-        id: ast::Expr,
+        id: Box<ast::Expr>,
     },
     CreateUser {
         if_not_exists: bool,
@@ -416,13 +416,13 @@ impl<'a> P<'a> {
             return Ok(Filter::Like(self.string()?));
         }
         if self.eat("WHERE") {
-            return Ok(Filter::Where(self.rest_expr()?));
+            return Ok(Filter::Where(Box::new(self.rest_expr()?)));
         }
         Ok(Filter::None)
     }
 
     /// `FROM db` / `IN db`
-    fn from_db(&mut self) -> Result<Option<String>> {
+    fn db_after_from(&mut self) -> Result<Option<String>> {
         if self.eat("FROM") || self.eat("IN") {
             Ok(Some(self.ident()?))
         } else {
@@ -760,7 +760,7 @@ pub fn parse(text: &str) -> Result<Option<AdminStmt>> {
                 p.eat("CONNECTION");
                 false
             };
-            let id = p.rest_expr()?;
+            let id = Box::new(p.rest_expr()?);
             AdminStmt::Kill { query_only, id }
         }
         "CREATE" | "ALTER" | "DROP" => {
@@ -1009,7 +1009,7 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
         }
         "TABLES" => {
             p.next();
-            let db = p.from_db()?;
+            let db = p.db_after_from()?;
             Show::Tables {
                 full,
                 db,
@@ -1019,7 +1019,7 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
         "TABLE" => {
             p.next();
             p.expect("STATUS")?;
-            let db = p.from_db()?;
+            let db = p.db_after_from()?;
             Show::TableStatus {
                 db,
                 filter: p.filter()?,
@@ -1031,7 +1031,7 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
                 return Err(p.error());
             }
             let (mut db, t) = p.table_name()?;
-            if let Some(d) = p.from_db()? {
+            if let Some(d) = p.db_after_from()? {
                 db = Some(d);
             }
             Show::Columns {
@@ -1046,7 +1046,7 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
                 return Err(p.error());
             }
             let (mut db, t) = p.table_name()?;
-            if let Some(d) = p.from_db()? {
+            if let Some(d) = p.db_after_from()? {
                 db = Some(d);
             }
             Show::Index {
@@ -1188,7 +1188,7 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
         "OPEN" => {
             p.next();
             p.expect("TABLES")?;
-            let _ = p.from_db()?;
+            let _ = p.db_after_from()?;
             let _ = p.filter()?;
             Show::OpenTables
         }
@@ -1202,13 +1202,13 @@ fn parse_show(p: &mut P) -> Result<Option<Show>> {
         }
         "TRIGGERS" => {
             p.next();
-            let _ = p.from_db()?;
+            let _ = p.db_after_from()?;
             let _ = p.filter()?;
             Show::Triggers
         }
         "EVENTS" => {
             p.next();
-            let _ = p.from_db()?;
+            let _ = p.db_after_from()?;
             let _ = p.filter()?;
             Show::Events
         }

@@ -1082,7 +1082,7 @@ pub fn create_table_def(ctx: &mut Ctx, ct: &ast::CreateTable) -> Result<Option<V
         return Ok(temp::create(ctx, def, ct.if_not_exists)?.then_some(filled));
     }
     let table = Arc::new(Table::new(def));
-    if ctx.server.storage.catalog.add_table(&db, table).is_err() {
+    if !ctx.server.storage.catalog.add_table(&db, table) {
         if ct.if_not_exists {
             return Ok(None);
         }

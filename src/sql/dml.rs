@@ -555,6 +555,14 @@ fn touch_on_update(
     }
 }
 
+/// A row found for an UPDATE or DELETE: its slot, the key of the index entry it was found
+/// through (checked again once the row is locked), and the row as read.
+type Found = (
+    Arc<crate::storage::row::RowSlot>,
+    Option<crate::storage::table::Key>,
+    Row,
+);
+
 /// Rows matching a single-table WHERE, found with a non-locking look at the latest versions
 /// (locks are taken afterwards, row by row, with a re-check).
 fn find_rows(
@@ -562,13 +570,7 @@ fn find_rows(
     access: &Access,
     filter: &Option<super::expr::Expr>,
     cx: &mut ExecCx,
-) -> XResult<
-    Vec<(
-        Arc<crate::storage::row::RowSlot>,
-        Option<crate::storage::table::Key>,
-        Row,
-    )>,
-> {
+) -> XResult<Vec<Found>> {
     let me = cx.view.me;
     let secondary = match access {
         Access::Index {
@@ -602,15 +604,7 @@ fn find_rows(
     Ok(out)
 }
 
-fn sort_rows(
-    rows: &mut [(
-        Arc<crate::storage::row::RowSlot>,
-        Option<crate::storage::table::Key>,
-        Row,
-    )],
-    order: &[SortKey],
-    cx: &mut ExecCx,
-) -> Result<()> {
+fn sort_rows(rows: &mut [Found], order: &[SortKey], cx: &mut ExecCx) -> Result<()> {
     if order.is_empty() {
         return Ok(());
     }
@@ -679,8 +673,7 @@ pub fn run_update(plan: &UpdatePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         let Some(row) = lock_and_read(
             table,
             &slot,
-            key.as_deref(),
-            secondary,
+            secondary.zip(key.as_deref()),
             LockMode::Exclusive,
             None,
             &mut check,
@@ -822,8 +815,7 @@ pub fn run_delete(plan: &DeletePlan, cx: &mut ExecCx) -> XResult<WriteResult> {
         if lock_and_read(
             table,
             &slot,
-            key.as_deref(),
-            secondary,
+            secondary.zip(key.as_deref()),
             LockMode::Exclusive,
             None,
             &mut check,

@@ -559,11 +559,12 @@ pub fn walk(
 }
 
 /// Read `slot` for a locking read: check, lock, re-read, re-check. `Ok(None)`: skip the row.
+/// `entry`: the secondary index and the key of its entry the row was found through, which
+/// the row must still match.
 pub fn lock_and_read(
     table: &Arc<Table>,
     slot: &Arc<RowSlot>,
-    key: Option<&[u8]>,
-    secondary: Option<usize>,
+    entry: Option<(usize, &[u8])>,
     mode: LockMode,
     lock: Option<LockClause>,
     check: &mut dyn FnMut(&Row, &mut ExecCx) -> Result<bool>,
@@ -571,9 +572,9 @@ pub fn lock_and_read(
 ) -> XResult<Option<Row>> {
     let me = cx.me();
     let mut scratch = Vec::new();
-    let matches_entry = |row: &Row, scratch: &mut Vec<u8>| match (key, secondary) {
-        (Some(k), Some(i)) => table.entry_matches(i, k, row, slot, scratch),
-        _ => true,
+    let matches_entry = |row: &Row, scratch: &mut Vec<u8>| match entry {
+        Some((i, k)) => table.entry_matches(i, k, row, slot, scratch),
+        None => true,
     };
     match table.read_latest(slot, me) {
         Some(row) => {
@@ -741,8 +742,7 @@ fn join(
                     let Some(row) = lock_and_read(
                         table,
                         slot,
-                        key,
-                        secondary,
+                        secondary.zip(key),
                         lc.mode,
                         Some(lc),
                         &mut check,

@@ -162,7 +162,7 @@ fn locked_matches(
         // (A row another transaction inserted and has not committed is waited for.)
         let mut check =
             |row: &Row, _: &mut ExecCx| Ok(row_has_key(table, cols, row, &key, &mut scratch));
-        if let Some(row) = lock_and_read(table, &slot, None, None, mode, None, &mut check, cx)? {
+        if let Some(row) = lock_and_read(table, &slot, None, mode, None, &mut check, cx)? {
             out.push((slot, row));
             if first_only {
                 break;

@@ -230,13 +230,14 @@ impl Prepared {
             }
             Planned::Multi(p) if p.delete => return Stat::ComDeleteMulti,
             Planned::Multi(_) => return Stat::ComUpdateMulti,
-            Planned::Other(Statement::Admin(AdminStmt::Show(s))) => s,
-            Planned::Other(Statement::Admin(AdminStmt::Describe { .. })) => {
-                return Stat::ComShowFields;
-            }
-            Planned::Other(Statement::Admin(AdminStmt::PurgeLogs(admin::PurgeTarget::Before(
-                _,
-            )))) => return Stat::ComPurgeBeforeDate,
+            Planned::Other(Statement::Admin(a)) => match a {
+                AdminStmt::Show(s) => s,
+                AdminStmt::Describe { .. } => return Stat::ComShowFields,
+                AdminStmt::PurgeLogs(admin::PurgeTarget::Before(_)) => {
+                    return Stat::ComPurgeBeforeDate;
+                }
+                _ => return com_of(kind, false),
+            },
             Planned::Other(Statement::Ast(a))
                 if matches!(**a, sqlparser::ast::Statement::RenameTable(_))
                     || kind != lexer::StatementKind::Rename =>

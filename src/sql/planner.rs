@@ -562,7 +562,7 @@ impl<'a> Planner<'a> {
             })
             .cloned()
             .collect();
-        let (mut items, mut star_order) = self.from_clause(&from, params)?;
+        let (mut items, mut star_order) = self.plan_from(&from, params)?;
         from::simplify_outer_joins(&mut items, sel.selection.as_ref());
         let straight = from.iter().any(|t| {
             t.joins
@@ -1301,14 +1301,12 @@ fn location_offset(text: &str, line: u64, column: u64) -> Option<usize> {
     let mut off = 0usize;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i as u64 + 1 == line {
-            let mut chars = 1u64;
-            for (bi, _) in l.char_indices() {
-                if chars == column {
-                    return Some(off + bi);
-                }
-                chars += 1;
-            }
-            return Some(off + l.len());
+            let at = column.checked_sub(1).and_then(|c| usize::try_from(c).ok());
+            return Some(
+                off + at
+                    .and_then(|c| l.char_indices().nth(c))
+                    .map_or(l.len(), |(bi, _)| bi),
+            );
         }
         off += l.len();
     }

@@ -217,7 +217,7 @@ pub fn run_set(ctx: &mut Ctx, set: &ast::Set) -> XResult<Outcome> {
             let mut scope = None;
             for a in assignments {
                 if a.scope.is_some() {
-                    scope = a.scope.clone();
+                    scope = a.scope;
                 }
                 let parts: Vec<String> = a
                     .name

@@ -207,17 +207,19 @@ impl Catalog {
         Some(db)
     }
 
-    /// Add a table; `Err(())` if the name is taken or the database is gone.
-    pub fn add_table(&self, db: &str, table: Arc<Table>) -> Result<(), ()> {
-        let d = self.database(db).ok_or(())?;
+    /// Add a table; `false` if the name is taken or the database is gone.
+    pub fn add_table(&self, db: &str, table: Arc<Table>) -> bool {
+        let Some(d) = self.database(db) else {
+            return false;
+        };
         let mut tables = d.tables.write();
         if tables.contains_key(table.name()) || d.views.read().contains_key(table.name()) {
-            return Err(());
+            return false;
         }
         tables.insert(table.name().to_string(), table);
         drop(tables);
         self.bump();
-        Ok(())
+        true
     }
 
     /// Replace a table object (TRUNCATE, ALTER, RENAME): the old one, in `db`, is marked

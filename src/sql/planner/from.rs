@@ -300,7 +300,7 @@ pub(super) fn pushdown_level(
 
 impl<'a> Planner<'a> {
     /// The FROM clause's sources in join order, and the order `*` lists them in.
-    pub(super) fn from_clause(
+    pub(super) fn plan_from(
         &self,
         from: &[ast::TableWithJoins],
         params: &[ParamInfo],
@@ -407,11 +407,11 @@ impl<'a> Planner<'a> {
             }
             return self.join_tree(table_with_joins, params, leaves);
         }
-        leaves.push(self.from_factor(f, params)?);
+        leaves.push(self.plan_factor(f, params)?);
         Ok(FromTree::Leaf(leaves.len() - 1))
     }
 
-    fn from_factor(&self, f: &ast::TableFactor, params: &[ParamInfo]) -> Result<FromItem> {
+    fn plan_factor(&self, f: &ast::TableFactor, params: &[ParamInfo]) -> Result<FromItem> {
         match f {
             ast::TableFactor::Table {
                 name,
