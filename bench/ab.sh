@@ -32,7 +32,6 @@ one() {  # SERVER -> "tps quire_us sysbench_us" per transaction
     /sysbench_cpu_s:/ {s = $2}
     END {printf "%s %.3f %.3f\n", tps, q * 1e6 / hz / n, s * 1e6 / n}' <<<"$out"
 }
-med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 preds=(); ratios=()
 for r in $(seq "$reps"); do
   if (( r % 2 )); then order="A B"; else order="B A"; fi

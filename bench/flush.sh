@@ -40,7 +40,6 @@ tps() { # tps TARGET THREADS (every target is 127.0.0.1:PORT:sb:sb)
   IFS=: read -r _ p _ <<<"$1"
   sb_run "$p" oltp_write_only "$2" "$secs" | awk '/transactions:/ {gsub(/[(]/, "", $3); print $3}'
 }
-med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 for t in "${threads[@]}"; do
   declare -A runs=()
   for r in $(seq "$reps"); do

@@ -47,7 +47,6 @@ for r in $(seq "$lat_reps"); do
   done
   echo "$line (Quire MariaDB)"
 done
-med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 awk -v q="$(med "${qt[@]}")" -v m="$(med "${mt[@]}")" \
   'BEGIN{printf "median seconds Quire=%s MariaDB=%s ratio Quire/MariaDB=%.3f\n", q, m, q/m}'
 

@@ -36,6 +36,15 @@ sb_run() {
     --time="$4" run 2>&1
 }
 
+# sb_tps PORT WORKLOAD THREADS SECONDS: one sysbench run (as sb_run), its transactions per
+# second.
+sb_tps() {
+  sb_run "$@" | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
+}
+
+# med NUMBER...: the median.
+med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
 # sb_run_cpu PORT WORKLOAD THREADS SECONDS: as sb_run, then a line "sysbench_cpu_s: S",
 # the CPU seconds sysbench itself used (its threads, user and system).
 sb_run_cpu() {

@@ -63,8 +63,7 @@ for r in $(seq "$reps"); do
   echo "  run $r: off $t0 tps, Quire $q0 sysbench $s0 of $a0 us/query, $c0 switches/query, busy $u0 | on $t1 tps, Quire $q1 sysbench $s1 of $a1 us/query, $c1 switches/query, busy $u1 | predicted ratio $e, all $e_all"
   est+=("$e"); est_all+=("$e_all"); sbr+=("$(awk -v a="$s1" -v b="$s0" 'BEGIN {printf "%.3f", a / b}')")
 done
-med() { sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-echo "median predicted ratio on/off: $(printf '%s\n' "${est[@]}" | med); all but sysbench: $(printf '%s\n' "${est_all[@]}" | med)"
+echo "median predicted ratio on/off: $(med "${est[@]}"); all but sysbench: $(med "${est_all[@]}")"
 # The predictions assume sysbench's work per query is the same with the logs on; this says
 # whether it was (above 1: sysbench itself ran slower per query while the logs were on).
-echo "median sysbench CPU per query on/off: $(printf '%s\n' "${sbr[@]}" | med)"
+echo "median sysbench CPU per query on/off: $(med "${sbr[@]}")"

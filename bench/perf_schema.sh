@@ -19,8 +19,7 @@ start_quire "$off" "$tmp/off" --performance-schema=OFF "$@"
 A=127.0.0.1:$on:sb:sb; B=127.0.0.1:$off:sb:sb
 for s in "$A" "$B"; do "$shared/pair.sh" prepare "$s" >/dev/null; done
 echo "Quire $(git rev-parse --short HEAD) $*; ${secs} s x ${reps}; A = performance_schema=ON, B = OFF"
-tps() { sb_run "$1" "$2" "$3" "$secs" | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'; }
-med() { sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+tps() { sb_tps "$1" "$2" "$3" "$secs"; } # tps PORT WORKLOAD THREADS
 for w in "${WORKLOADS[@]}"; do
   read -r wl th <<<"$w"
   sb_run "$on" "$wl" "$th" 5 >/dev/null
@@ -35,8 +34,8 @@ for w in "${WORKLOADS[@]}"; do
     echo "run $r: A $x | B $y tps"
     ta+=("$x"); tb+=("$y"); pr+=("$(awk -v a="$x" -v b="$y" 'BEGIN {printf "%.4f", a / b}')")
   done
-  awk -v a="$(printf '%s\n' "${ta[@]}" | med)" -v b="$(printf '%s\n' "${tb[@]}" | med)" \
-    -v p="$(printf '%s\n' "${pr[@]}" | med)" -v w="$wl" -v t="$th" -v n="$reps" \
+  awk -v a="$(med "${ta[@]}")" -v b="$(med "${tb[@]}")" \
+    -v p="$(med "${pr[@]}")" -v w="$wl" -v t="$th" -v n="$reps" \
     'BEGIN {printf "%s t=%s median tps A=%s B=%s ratio A/B=%.3f; median of the %d pair ratios %.3f\n", w, t, a, b, a / b, n, p}'
 done
 # CPU per query, steadier than tps on this machine (see bench/log_cpu.sh): for each run the
@@ -66,7 +65,7 @@ for w in "${WORKLOADS[@]}"; do
     echo "  run $r: ON Quire $q1 of $a1 us/query | OFF Quire $q0 of $a0 us/query | predicted ratio $e"
     est+=("$e")
   done
-  echo "median predicted ratio ON/OFF: $(printf '%s\n' "${est[@]}" | med)"
+  echo "median predicted ratio ON/OFF: $(med "${est[@]}")"
 done
 echo "== digest rows after the runs (ON)"
 mariadb -h127.0.0.1 -P"$on" -usb -psb -e "SELECT COUNT(*) AS digests, SUM(COUNT_STAR) AS statements FROM performance_schema.events_statements_summary_by_digest"

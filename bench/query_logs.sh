@@ -23,12 +23,11 @@ slap_queries=${SLAP_QUERIES:-200000}
 . "$(dirname "$0")/lib.sh"
 
 echo "Quire $(git rev-parse --short HEAD); MariaDB $(mariadbd --version | awk '{print $3}'); ${secs} s x ${reps}"
-med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 # pair NAME PORT ON_SQL OFF_SQL WORKLOAD THREADS R: one alternating pair of runs with the
 # logs switched on and off (odd R on first, even R off first: a drift in the server's speed
 # does not favour either side); prints it and keeps it under NAME + WORKLOAD.
-declare -A ON_TPS OFF_TPS RATIOS
+declare -A ON_TPS OFF_TPS
 pair() {
   local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 r=$7 x y k="$1|$5|$6"
   if (( r % 2 == 0 )); then y=$(tps "$port" "$wl" "$th"); fi
@@ -39,34 +38,34 @@ pair() {
   if (( r % 2 == 1 )); then y=$(tps "$port" "$wl" "$th"); fi
   echo "  $name $wl t=$th run $r: on $x off $y"
   ON_TPS[$k]+=" $x"; OFF_TPS[$k]+=" $y"
-  RATIOS[$k]+=" $(awk -v a="$x" -v b="$y" 'BEGIN {printf "%.4f", a / b}')"
 }
 # summary NAME WORKLOAD THREADS: the medians' ratio on/off of NAME's pairs, and the median
 # of the pairs' own ratios (steadier when the machine's speed drifts between pairs).
 summary() {
-  local k="$1|$2|$3"
-  # shellcheck disable=SC2086
-  awk -v a="$(med ${ON_TPS[$k]})" -v b="$(med ${OFF_TPS[$k]})" -v p="$(med ${RATIOS[$k]})" \
-    -v n="$(wc -w <<<"${RATIOS[$k]}")" -v w="$2" -v t="$3" -v s="$1" \
+  local k="$1|$2|$3" on off i ratios=()
+  read -r -a on <<<"${ON_TPS[$k]}"; read -r -a off <<<"${OFF_TPS[$k]}"
+  for i in "${!on[@]}"; do
+    ratios+=("$(awk -v a="${on[i]}" -v b="${off[i]}" 'BEGIN {printf "%.4f", a / b}')")
+  done
+  awk -v a="$(med "${on[@]}")" -v b="$(med "${off[@]}")" -v p="$(med "${ratios[@]}")" \
+    -v n="${#on[@]}" -v w="$2" -v t="$3" -v s="$1" \
     'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f; median of the %d pair ratios %.3f\n", s, w, t, a, b, a/b, n, p}'
 }
-# measure WORKLOAD THREADS PORT NAME ON_SQL [NAME ON_SQL ...]: with OFF_SQL set, REPS rounds
-# in each of which every switch gets one pair, so each switch's pairs spread over the whole
+# measure WORKLOAD THREADS PORT OFF_SQL NAME ON_SQL [NAME ON_SQL ...]: REPS rounds in each
+# of which every switch gets one pair, so each switch's pairs spread over the whole
 # measurement (a slow minute of the machine lands on all of them alike); then the summaries.
 measure() {
-  local wl=$1 th=$2 port=$3 i r
-  shift 3
+  local wl=$1 th=$2 port=$3 off_sql=$4 i r
+  shift 4
   local -a sw=("$@")
   for r in $(seq "$reps"); do
     for ((i = 0; i < ${#sw[@]}; i += 2)); do
-      pair "${sw[i]}" "$port" "${sw[i+1]}" "$OFF_SQL" "$wl" "$th" "$r"
+      pair "${sw[i]}" "$port" "${sw[i+1]}" "$off_sql" "$wl" "$th" "$r"
     done
   done
   for ((i = 0; i < ${#sw[@]}; i += 2)); do summary "${sw[i]}" "$wl" "$th"; done
 }
-tps() { # tps PORT WORKLOAD THREADS: one sysbench run, its transactions per second
-  sb_run "$1" "$2" "$3" "$secs" | awk '/transactions:/{gsub(/[(]/,"",$3); print $3}'
-}
+tps() { sb_tps "$1" "$2" "$3" "$secs"; } # tps PORT WORKLOAD THREADS
 # slap NAME PORT ON_SQL OFF_SQL: mariadb-slap select 1 at concurrency 64, seconds on / off.
 slap() {
   local name=$1 port=$2 on_sql=$3 off_sql=$4 on=() off=() x y
@@ -111,7 +110,7 @@ if [[ " $parts " == *" quire "* ]]; then
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$qport" "$wl" "$th") tps (not counted)"
-    OFF_SQL=$QOFF measure "$wl" "$th" "$qport" \
+    measure "$wl" "$th" "$qport" "$QOFF" \
       "Quire slow log (long_query_time=0)" "$SLOW_ON" "Quire general log" "$GEN_ON" \
       "Quire audit log (ASYNCHRONOUS)" "$AUDIT_ON" "Quire all three logs" "$SLOW_ON; $GEN_ON; $AUDIT_ON"
   done
@@ -130,7 +129,7 @@ if [[ " $parts " == *" mariadb "* ]]; then
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$mport" "$wl" "$th") tps (not counted)"
-    OFF_SQL=$OFF measure "$wl" "$th" "$mport" \
+    measure "$wl" "$th" "$mport" "$OFF" \
       "MariaDB slow log (long_query_time=0)" "$SLOW_ON" "MariaDB general log" "$GEN_ON"
   done
   slap "MariaDB slow log (long_query_time=0)" "$mport" "$SLOW_ON" "$OFF"

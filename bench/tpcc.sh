@@ -59,7 +59,6 @@ for s in "Quire $qport" "MariaDB $mport"; do
   echo "== check $name"
   tpcc "$port" check || true
 done
-med() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2)? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 echo "NOTPM Quire: ${qn[*]}; MariaDB: ${mn[*]}"
 awk -v q="$(med "${qn[@]}")" -v m="$(med "${mn[@]}")" \
   'BEGIN{printf "median NOTPM Quire=%s MariaDB=%s ratio Quire/MariaDB=%.3f\n", q, m, (m > 0 ? q/m : 0)}'
