@@ -21,6 +21,7 @@
 //! - [`bench`]: `quire bench` (the seed experiments beside MariaDB) and the TPC-C client.
 
 pub mod bench;
+pub mod bytes;
 pub mod config;
 pub mod error;
 pub mod journal;

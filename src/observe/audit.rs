@@ -69,6 +69,7 @@
 //! a consistent chain; keep an external copy of a recent hash to rule that out).
 
 use super::sink::Transform;
+use crate::bytes::ByteSet;
 use crate::sql::convert::write_u64;
 use crate::sql::lexer::{ObjectKind, StatementKind};
 use sha2::{Digest, Sha256};
@@ -279,11 +280,16 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
         out.extend_from_slice(b"\\u00");
         out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
     };
-    // Valid UTF-8, escaped; runs that need no escape are copied whole.
-    let valid = |out: &mut Vec<u8>, mut rest: &[u8]| {
-        while let Some(i) = first_escape(rest) {
-            out.extend_from_slice(rest.get(..i).unwrap_or_default());
-            match rest.get(i).copied().unwrap_or(0) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    let mut rest = s;
+    // Runs of ASCII that need no escape are copied whole (the usual case: all of it).
+    while let Some(i) = SPECIAL.first_in(rest) {
+        out.extend_from_slice(rest.get(..i).unwrap_or_default());
+        rest = rest.get(i..).unwrap_or_default();
+        let b = rest.first().copied().unwrap_or(0);
+        if b.is_ascii() {
+            match b {
                 b'"' => out.extend_from_slice(b"\\\""),
                 b'\\' => out.extend_from_slice(b"\\\\"),
                 b'\n' => out.extend_from_slice(b"\\n"),
@@ -291,60 +297,31 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
                 b'\t' => out.extend_from_slice(b"\\t"),
                 b => hex_escape(out, b),
             }
-            rest = rest.get(i + 1..).unwrap_or_default();
+            rest = rest.get(1..).unwrap_or_default();
+            continue;
         }
-        out.extend_from_slice(rest);
-    };
-    out.push(b'"');
-    if s.is_ascii() {
-        // The usual case, checked many bytes at a time.
-        valid(out, s);
-    } else {
-        for chunk in s.utf8_chunks() {
-            valid(out, chunk.valid().as_bytes());
+        // A run of bytes above 0x7f (an ASCII byte never continues a UTF-8 sequence, so
+        // the run decodes as it would within the whole text): its valid characters as
+        // they are, the rest escaped byte by byte.
+        let end = rest.iter().position(u8::is_ascii).unwrap_or(rest.len());
+        for chunk in rest.get(..end).unwrap_or_default().utf8_chunks() {
+            out.extend_from_slice(chunk.valid().as_bytes());
             for &b in chunk.invalid() {
                 hex_escape(out, b);
             }
         }
+        rest = rest.get(end..).unwrap_or_default();
     }
+    out.extend_from_slice(rest);
     out.push(b'"');
 }
 
-/// Where the first byte of `s` is that a JSON string escapes (a control character, `"`,
-/// `\\`, DEL): eight bytes at a time (the last few padded to a word) until a word may hold
-/// one (the zero-byte test of each condition has no false negatives), then byte by byte.
-fn first_escape(s: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let may_need = |x: u64| {
-        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
-        let quote = has_zero(x ^ (ONES * u64::from(b'"')));
-        let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));
-        let del = has_zero(x ^ (ONES * 0x7f));
-        control | quote | backslash | del != 0
-    };
-    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f;
-    let mut at = 0;
-    let mut words = s.chunks_exact(8);
-    for word in &mut words {
-        let mut w = [0; 8];
-        w.copy_from_slice(word);
-        if may_need(u64::from_ne_bytes(w)) {
-            break;
-        }
-        at += 8;
-    }
-    if at == s.len() - words.remainder().len() {
-        // No word was flagged: the last bytes, padded with a letter, are one more word.
-        let mut w = [b'a'; 8];
-        w[..words.remainder().len()].copy_from_slice(words.remainder());
-        if !may_need(u64::from_ne_bytes(w)) {
-            return None;
-        }
-    }
-    s.get(at..)?.iter().position(|&b| needs(b)).map(|i| at + i)
-}
+/// The bytes a JSON string escapes (a control character, `"`, `\\`, DEL) and those that are
+/// not ASCII (checked for UTF-8 apart).
+const SPECIAL: ByteSet = ByteSet {
+    below: 0x20,
+    any: [b'"', b'\\', 0x7f, 0x7f],
+};
 
 /// MySQL's `sql_command` name for a statement kind (the audit record's `command_class`).
 pub fn command_class(kind: StatementKind) -> &'static str {
@@ -713,23 +690,29 @@ mod tests {
     }
 
     #[test]
-    fn first_escape_finds_each_escaped_byte_at_each_position() {
-        let all = b"SELECT c FROM sbtest1 WHERE id=5 AND \xc3\xa9t\xc3\xa9 > 0x7e~".to_vec();
-        assert_eq!(first_escape(b""), None);
-        // Every length, so that the escaped byte is in a whole word or in the last few.
-        for len in 0..=all.len() {
-            let plain = &all[..len];
-            assert_eq!(first_escape(plain), None, "{len} plain bytes");
-            for b in (0u8..0x20).chain([b'"', b'\\', 0x7f]) {
-                for at in 0..len {
-                    let mut s = plain.to_vec();
-                    s[at] = b;
-                    assert_eq!(first_escape(&s), Some(at), "byte {b:#x} at {at} of {len}");
-                    // A second one later must not be reported first.
-                    s.push(b);
-                    assert_eq!(first_escape(&s), Some(at), "byte {b:#x} at {at} of {len}+1");
-                }
-            }
+    fn json_strings_escape_and_keep_utf8() {
+        for (raw, json) in [
+            (&b"plain"[..], r#""plain""#),
+            (b"", r#""""#),
+            (
+                "caf\u{e9} \u{1F600}!".as_bytes(),
+                "\"caf\u{e9} \u{1F600}!\"",
+            ),
+            (
+                b"a\"b\\c\nd\re\tf\x01g\x7f",
+                r#""a\"b\\c\nd\re\tf\u0001g\u007f""#,
+            ),
+            // Invalid UTF-8 (a lone continuation byte, a cut sequence before ASCII) is
+            // escaped byte by byte; the valid characters around it are kept.
+            (
+                b"\x80x\xc3\xa9\xe2\x82y\xff",
+                "\"\\u0080x\u{e9}\\u00e2\\u0082y\\u00ff\"",
+            ),
+            ("\u{e9}\"\u{e9}".as_bytes(), "\"\u{e9}\\\"\u{e9}\""),
+        ] {
+            let mut out = Vec::new();
+            json_str(&mut out, raw);
+            assert_eq!(String::from_utf8_lossy(&out), json, "{raw:?}");
         }
     }
 

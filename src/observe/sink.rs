@@ -199,6 +199,8 @@ pub struct Sink {
     /// Sessions wait here for room, for their batch to be written or synced, for a reopen.
     progress: Condvar,
     capacity_bytes: AtomicU64,
+    /// Each stripe's share of `capacity_bytes` (kept with it: no division per entry).
+    stripe_bytes: AtomicUsize,
     pub max_size_bytes: AtomicU64,
     pub max_files: AtomicU64,
     pub stats: SinkStats,
@@ -244,12 +246,14 @@ impl Sink {
             }),
             work: Condvar::new(),
             progress: Condvar::new(),
-            capacity_bytes: AtomicU64::new(capacity_bytes.max(MIN_STRIPE_BYTES)),
+            capacity_bytes: AtomicU64::new(0),
+            stripe_bytes: AtomicUsize::new(0),
             max_size_bytes: AtomicU64::new(0),
             max_files: AtomicU64::new(0),
             stats: SinkStats::default(),
             thread: Mutex::new(None),
         });
+        sink.set_capacity(capacity_bytes);
         let s = sink.clone();
         let handle = std::thread::Builder::new()
             .name(format!("quire-{}", what.split(' ').next().unwrap_or("log")))
@@ -259,14 +263,18 @@ impl Sink {
     }
 
     pub fn set_capacity(&self, bytes: u64) {
-        self.capacity_bytes
-            .store(bytes.max(MIN_STRIPE_BYTES), Ordering::Relaxed);
+        let all = bytes.max(MIN_STRIPE_BYTES);
+        self.capacity_bytes.store(all, Ordering::Relaxed);
+        let share = (all / self.stripes.len() as u64).max(MIN_STRIPE_BYTES);
+        self.stripe_bytes.store(
+            usize::try_from(share).unwrap_or(usize::MAX),
+            Ordering::Relaxed,
+        );
     }
 
     /// Each stripe's share of the capacity.
     fn stripe_capacity(&self) -> usize {
-        let all = self.capacity_bytes.load(Ordering::Relaxed);
-        (all / self.stripes.len() as u64).max(MIN_STRIPE_BYTES) as usize
+        self.stripe_bytes.load(Ordering::Relaxed)
     }
 
     /// Hands over one finished entry, whose time is `time` (nanoseconds of a clock every

@@ -180,16 +180,25 @@ impl<T: Into<Value>> From<Option<T>> for Value {
 /// Appends `s` as a single-quoted SQL string literal, escaped as QUOTE() does (`\\`, `\'`,
 /// `\0`, `\Z`).
 pub fn push_quoted(s: &[u8], out: &mut Vec<u8>) {
+    const ESCAPED: crate::bytes::ByteSet = crate::bytes::ByteSet {
+        below: i8::MIN,
+        any: [b'\\', b'\'', 0, 0x1A],
+    };
+    out.reserve(s.len() + 2);
     out.push(b'\'');
-    for &c in s {
-        match c {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\'' => out.extend_from_slice(b"\\'"),
-            0 => out.extend_from_slice(b"\\0"),
-            0x1A => out.extend_from_slice(b"\\Z"),
-            c => out.push(c),
-        }
+    let mut rest = s;
+    // Runs that need no escape are copied whole.
+    while let Some(i) = ESCAPED.first_in(rest) {
+        out.extend_from_slice(rest.get(..i).unwrap_or_default());
+        out.extend_from_slice(match rest.get(i) {
+            Some(b'\\') => b"\\\\",
+            Some(b'\'') => b"\\'",
+            Some(0) => b"\\0",
+            _ => b"\\Z",
+        });
+        rest = rest.get(i + 1..).unwrap_or_default();
     }
+    out.extend_from_slice(rest);
     out.push(b'\'');
 }
 
@@ -199,6 +208,8 @@ pub fn push_literal(v: &Value, out: &mut Vec<u8>) {
     match v {
         Value::Null => out.extend_from_slice(b"NULL"),
         Value::Bytes(b) => push_quoted(b, out),
+        Value::Int(i) => super::convert::write_i64(*i, out),
+        Value::UInt(u) => super::convert::write_u64(*u, out),
         Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
             let mut t = Vec::new();
             super::convert::to_text(v, &super::types::SqlType::Null, &mut t);
@@ -220,6 +231,24 @@ mod tests {
             "{}",
             std::mem::size_of::<Value>()
         );
+    }
+
+    #[test]
+    fn literals_are_quoted_and_escaped_as_quote_does() {
+        let lit = |v: Value| {
+            let mut out = Vec::new();
+            push_literal(&v, &mut out);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(lit(Value::Int(-42)), "-42");
+        assert_eq!(lit(Value::UInt(u64::MAX)), "18446744073709551615");
+        assert_eq!(lit(Value::Null), "NULL");
+        assert_eq!(lit(Value::Bytes(Arc::from(&b""[..]))), "''");
+        assert_eq!(
+            lit(Value::Bytes(Arc::from(&b"it's a \\ \0 \x1a end"[..]))),
+            "'it\\'s a \\\\ \\0 \\Z end'"
+        );
+        assert_eq!(lit(Value::Bytes(Arc::from(&b"''"[..]))), "'\\'\\''");
     }
 
     #[test]
