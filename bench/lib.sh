@@ -11,10 +11,11 @@ cleanup() {
 trap cleanup EXIT
 
 # start_quire PORT DIR [OPTIONS...]: Quire from target/release with user sb/sb (all
-# privileges) and an empty database sbtest.
+# privileges) and an empty database sbtest; its pid is the last of $pids. QUIRE_WRAP: a
+# command to run it under (say `taskset -c 0`).
 start_quire() {
   local port=$1 dir=$2; shift 2
-  target/release/quire --datadir="$dir" --port="$port" "$@" >"$dir.log" 2>&1 &
+  ${QUIRE_WRAP:-} target/release/quire --datadir="$dir" --port="$port" "$@" >"$dir.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 50); do mariadb -h127.0.0.1 -P"$port" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
   mariadb -h127.0.0.1 -P"$port" -uroot -e "CREATE USER sb@'%' IDENTIFIED BY 'sb';
@@ -29,9 +30,9 @@ start_mariadb() {
 }
 
 # sb_run PORT WORKLOAD THREADS SECONDS: one sysbench run on the 4 x 100,000-row tables of
-# database sbtest as user sb; its report on stdout.
+# database sbtest as user sb; its report on stdout. SB_WRAP: a command to run it under.
 sb_run() {
-  sysbench "$2" --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=sb \
+  ${SB_WRAP:-} sysbench "$2" --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=sb \
     --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads="$3" \
     --time="$4" run 2>&1
 }

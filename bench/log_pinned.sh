@@ -9,11 +9,10 @@ set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 port=${QUIRE_PORT:-13380}; WL=${WL:-oltp_point_select}; TH=${TH:-64}; SECS=${SECS:-6}; REPS=${REPS:-8}
-QCPUS=${QCPUS:-0}; SCPUS=${SCPUS:-1}; BIN=${BIN:-target/release/quire}
-taskset -c $QCPUS $BIN --datadir=$tmp/q --port=$port >$tmp/q.log 2>&1 &
-pids+=($!); qpid=$!
-for _ in $(seq 50); do mariadb -h127.0.0.1 -P$port -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
-mariadb -h127.0.0.1 -P$port -uroot -e "CREATE USER sb@'%' IDENTIFIED BY 'sb'; GRANT ALL ON *.* TO sb@'%'; CREATE DATABASE sbtest;"
+QCPUS=${QCPUS:-0}; SCPUS=${SCPUS:-1}
+QUIRE_WRAP="taskset -c $QCPUS" start_quire "$port" "$tmp/q" >/dev/null
+qpid=${pids[-1]}
+export SB_WRAP="taskset -c $SCPUS"
 "$shared/pair.sh" prepare "127.0.0.1:$port:sb:sb" >/dev/null
 m() { mariadb -h127.0.0.1 -P$port -usb -psb -e "$1"; }
 mkdir -p $tmp/logs
@@ -23,12 +22,12 @@ ON=${ON:-"SET GLOBAL slow_query_log=ON, general_log=ON, audit_log=ON, long_query
 mine() { awk '{print $14+$15}' /proc/$qpid/stat; }
 run() {
   local q1=$(mine) out
-  out=$(taskset -c $SCPUS sysbench $WL --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sb --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads=$TH --time=$SECS run 2>&1)
+  out=$(sb_run "$port" "$WL" "$TH" "$SECS")
   local q2=$(mine)
   m "$OFF"; rm -f $tmp/logs/*; m "FLUSH LOGS"
-  awk -v q=$((q2-q1)) -v hz=$(getconf CLK_TCK) '/transactions:/{gsub(/[(]/,"",$3); t=$3} /queries:/ && !n {n=$2} END{printf "%s %.3f", t, q*1e6/hz/n}' <<<"$out"
+  awk -v q=$((q2-q1)) -v hz=$(getconf CLK_TCK) '/transactions:/{gsub(/[(]/,"",$3); t=$3} /queries:/ && !n {n=$2} END{printf "%s %.3f\n", t, q*1e6/hz/n}' <<<"$out"
 }
-taskset -c $SCPUS sysbench $WL --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sb --mysql-password=sb --mysql-db=sbtest --tables=4 --table-size=100000 --threads=$TH --time=5 run >/dev/null 2>&1
+sb_run "$port" "$WL" "$TH" 5 >/dev/null   # warm-up
 tr=(); cr=()
 echo "Quire $(git rev-parse --short HEAD); $WL t=$TH ${SECS} s x $REPS; Quire on CPUs $QCPUS, sysbench on $SCPUS; on: $ON"
 for r in $(seq $REPS); do

@@ -318,7 +318,7 @@ pub fn json_str(out: &mut Vec<u8>, s: &[u8]) {
 
 /// The bytes a JSON string escapes (a control character, `"`, `\\`, DEL) and those that are
 /// not ASCII (checked for UTF-8 apart).
-const SPECIAL: ByteSet = ByteSet {
+pub(crate) const SPECIAL: ByteSet = ByteSet {
     below: 0x20,
     any: [b'"', b'\\', 0x7f, 0x7f],
 };

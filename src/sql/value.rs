@@ -177,13 +177,15 @@ impl<T: Into<Value>> From<Option<T>> for Value {
     }
 }
 
+/// The bytes a quoted SQL literal escapes: `\`, `'`, NUL, ^Z.
+pub(crate) const ESCAPED: crate::bytes::ByteSet = crate::bytes::ByteSet {
+    below: i8::MIN,
+    any: [b'\\', b'\'', 0, 0x1A],
+};
+
 /// Appends `s` as a single-quoted SQL string literal, escaped as QUOTE() does (`\\`, `\'`,
 /// `\0`, `\Z`).
 pub fn push_quoted(s: &[u8], out: &mut Vec<u8>) {
-    const ESCAPED: crate::bytes::ByteSet = crate::bytes::ByteSet {
-        below: i8::MIN,
-        any: [b'\\', b'\'', 0, 0x1A],
-    };
     out.reserve(s.len() + 2);
     out.push(b'\'');
     let mut rest = s;
@@ -208,6 +210,8 @@ pub fn push_literal(v: &Value, out: &mut Vec<u8>) {
     match v {
         Value::Null => out.extend_from_slice(b"NULL"),
         Value::Bytes(b) => push_quoted(b, out),
+        // Integers straight to their digits: `to_text` would give the same for a typeless
+        // value, after its dispatch on the type (a logged execution's parameters, often).
         Value::Int(i) => super::convert::write_i64(*i, out),
         Value::UInt(u) => super::convert::write_u64(*u, out),
         Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
