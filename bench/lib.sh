@@ -29,6 +29,17 @@ start_mariadb() {
   "$shared/mariadb.sh" start "$tmp/mdb" "$port" "$@" >/dev/null
 }
 
+# clear_logs PORT DIR [FLUSH]: deletes the log files in DIR, has the server on PORT reopen
+# them (FLUSH, default `FLUSH LOGS`; user sb) and `sync`s, so that the removal is finished
+# (the journal commit that frees the files' blocks, and their discard on a file system
+# mounted with `discard`) before the next run, which would otherwise pay for it in its first
+# commits. After a run with the logs on: the next run does not write back its pages either.
+clear_logs() {
+  rm -f "$2"/*
+  mariadb -h127.0.0.1 -P"$1" -usb -psb -e "${3:-FLUSH LOGS}"
+  sync
+}
+
 # sb_run PORT WORKLOAD THREADS SECONDS: one sysbench run on the 4 x 100,000-row tables of
 # database sbtest as user sb; its report on stdout. SB_WRAP: a command to run it under.
 sb_run() {

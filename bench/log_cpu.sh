@@ -25,8 +25,8 @@ mkdir -p "$logs"
 m() { mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$1"; }
 m "SET GLOBAL slow_query_log_file='$logs/slow.log', general_log_file='$logs/general.log', audit_log_file='$logs/audit.log'"
 OFF="SET GLOBAL slow_query_log=OFF, general_log=OFF, audit_log=OFF, long_query_time=10"
-# Logs off, their files emptied (no writeback of an "on" run's pages during the next run).
-logs_off() { m "$OFF"; rm -f "$logs"/*; m "FLUSH LOGS"; }
+# Logs off, their files emptied (lib.sh's clear_logs).
+logs_off() { m "$OFF"; clear_logs "$port" "$logs"; }
 busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }
 mine() { awk '{print $14+$15}' "/proc/$pid/stat"; }
 switches() { awk '$1 == "ctxt" {print $2}' /proc/stat; }

@@ -24,7 +24,7 @@ run() {
   local q1=$(mine) out
   out=$(sb_run "$port" "$WL" "$TH" "$SECS")
   local q2=$(mine)
-  m "$OFF"; rm -f $tmp/logs/*; m "FLUSH LOGS"
+  m "$OFF"; clear_logs "$port" "$tmp/logs"
   awk -v q=$((q2-q1)) -v hz=$(getconf CLK_TCK) '/transactions:/{gsub(/[(]/,"",$3); t=$3} /queries:/ && !n {n=$2} END{printf "%s %.3f\n", t, q*1e6/hz/n}' <<<"$out"
 }
 sb_run "$port" "$WL" "$TH" 5 >/dev/null   # warm-up

@@ -87,17 +87,10 @@ slap() {
     'BEGIN{printf "%s, mariadb-slap select 1 x %s at 64: median seconds on=%s off=%s ratio on/off=%.3f\n", s, n, a, b, a/b}'
 }
 
-# The log files go to $tmp/logs, emptied after each run with logs on (no writeback of the
-# last run's pages during the next); `sync` then finishes their removal (the journal commit
-# that frees their blocks, and the discard of those blocks on a file system mounted with
-# `discard`) before the next run, which would otherwise pay for it in its first commits.
+# The log files go to $tmp/logs, emptied after each run with logs on (lib.sh's clear_logs).
 mkdir -p "$tmp/logs"
 FILES="SET GLOBAL slow_query_log_file='$tmp/logs/slow.log'; SET GLOBAL general_log_file='$tmp/logs/general.log'"
-clean_logs() {
-  rm -f "$tmp/logs"/*
-  mariadb -h127.0.0.1 -P"$1" -usb -psb -e "FLUSH SLOW LOGS; FLUSH GENERAL LOGS; $FLUSH_AUDIT"
-  sync
-}
+clean_logs() { clear_logs "$1" "$tmp/logs" "FLUSH SLOW LOGS; FLUSH GENERAL LOGS; $FLUSH_AUDIT"; }
 FLUSH_AUDIT="DO 0"
 SLOW_ON="SET GLOBAL long_query_time=0; SET GLOBAL slow_query_log=ON"
 GEN_ON="SET GLOBAL general_log=ON"

@@ -509,7 +509,7 @@ struct Writer {
     path: PathBuf,
     header: Header,
     file: Option<File>,
-    /// Bytes in the open file (for size rotation).
+    /// Bytes in the open file (for size rotation and [`Writer::let_go`]).
     size: u64,
     /// Where the next chunk to let go of starts (see [`Writer::let_go`]).
     let_go_at: u64,
