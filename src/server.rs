@@ -57,6 +57,10 @@ pub struct SessionShared {
     pub history: Mutex<crate::observe::history::History>,
     /// Its status counters (`SHOW SESSION STATUS`; see `observe::status`).
     pub status: crate::observe::status::SessionStatus,
+    /// Odd while the session has sent a statement's answer and not yet recorded the
+    /// statement (logs, digests, history, counters; see `session::conn`'s `answer_now`);
+    /// bumped at both ends. Readers of those records wait it out: [`Server::await_recorded`].
+    pub recording: AtomicU64,
 }
 
 /// A session's command as the process list shows it (readers clone it out of the lock).
@@ -230,6 +234,7 @@ impl Server {
             socket: Mutex::new(None),
             history: Mutex::default(),
             status: Default::default(),
+            recording: AtomicU64::new(0),
         });
         if self.sessions.lock().insert(id, s.clone()).is_none() {
             self.connected.fetch_add(1, Ordering::Relaxed);
@@ -245,8 +250,33 @@ impl Server {
         }
     }
 
-    /// Global values of the per-session status counters (see `observe::status`).
+    /// Waits until every session that has answered a statement before recording it (see
+    /// [`SessionShared::recording`]) has recorded it, so that a client that got an answer
+    /// and asks, on another connection, for the logs, the statement digests and history or
+    /// the global counters sees that statement there. A session records in the same
+    /// stretch of code that answers (nothing awaited between), so the wait is short and
+    /// cannot wait on a task of its own thread.
+    pub fn await_recorded(&self) {
+        let busy: Vec<(Arc<SessionShared>, u64)> = self
+            .sessions
+            .lock()
+            .values()
+            .filter_map(|s| {
+                let n = s.recording.load(Ordering::SeqCst);
+                (n % 2 == 1).then(|| (s.clone(), n))
+            })
+            .collect();
+        for (s, n) in busy {
+            while s.recording.load(Ordering::Acquire) == n {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Global values of the per-session status counters (see `observe::status`), once
+    /// every statement answered so far is counted ([`Server::await_recorded`]).
     pub fn global_status(&self) -> Vec<u64> {
+        self.await_recorded();
         let live: Vec<Arc<SessionShared>> = self.sessions.lock().values().cloned().collect();
         self.status.retired.totals(live.iter().map(|s| &s.status))
     }

@@ -830,3 +830,82 @@ fn sysbench_with_every_log_on_keeps_every_statement_across_rotations() {
     assert_eq!(n("Quit"), 64, "{names:?}");
     let _ = std::fs::remove_dir_all(&logs);
 }
+
+/// A statement is answered before the session records it (as MySQL does), but a client that
+/// got the answer and asks on another connection finds the statement in every record at
+/// once: the slow log table and file (after FLUSH SLOW LOGS), the session's statement
+/// history, the statement digests and the global counters — over the text protocol and
+/// prepared statements, for small and large answers.
+#[test]
+fn an_answered_statement_is_already_recorded_for_other_connections() {
+    if !quire_only() {
+        return;
+    }
+    let logs = unique_temp_dir("qlog-answered");
+    let (slow, _) = log_files(&logs);
+    let mut server = TestServer::start_with(&[
+        "--log-output=FILE,TABLE",
+        "--slow-query-log",
+        "--long-query-time=0",
+        &format!("--slow-query-log-file={}", slow.display()),
+    ]);
+    let mut a = server.mysql_conn();
+    let mut b = server.mysql_conn();
+    let a_id: u64 = a
+        .query_first("SELECT CONNECTION_ID()")
+        .expect("id")
+        .expect("row");
+    let shape = |c: &mut mysql::Conn| -> u64 {
+        let n: Option<u64> = c
+            .query_first(
+                "SELECT SUM(COUNT_STAR) FROM performance_schema.events_statements_summary_by_digest \
+                 WHERE DIGEST_TEXT LIKE 'SELECT ? AS `answered` , REPEAT %'",
+            )
+            .expect("digest")
+            .expect("row");
+        n.unwrap_or(0)
+    };
+    let queries = |c: &mut mysql::Conn| -> u64 {
+        let (_, v): (String, String) = c
+            .query_first("SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'")
+            .expect("status")
+            .expect("row");
+        v.parse().expect("number")
+    };
+    let (shape0, executes0) = (shape(&mut b), queries(&mut b));
+    for i in 0..60u64 {
+        // Every third answer is larger than a socket buffer takes at once.
+        let pad = if i % 3 == 2 { 3 << 20 } else { 8 };
+        let text = format!("SELECT {i} AS answered, REPEAT('x', {pad})");
+        let got: (u64, String) = a.query_first(&text).expect("text").expect("row");
+        assert_eq!((got.0, got.1.len() as u64), (i, pad));
+        let history: u64 = b
+            .query_first(format!(
+                "SELECT COUNT(*) FROM performance_schema.events_statements_history \
+                 WHERE THREAD_ID = {a_id} AND SQL_TEXT = \"{text}\""
+            ))
+            .expect("history")
+            .expect("row");
+        assert_eq!(history, 1, "{text} in the history");
+        let logged: u64 = b
+            .query_first(format!(
+                "SELECT COUNT(*) FROM mysql.slow_log WHERE sql_text = \"{text}\""
+            ))
+            .expect("slow_log")
+            .expect("row");
+        assert_eq!(logged, 1, "{text} in mysql.slow_log");
+        let got: (u64, String) = a
+            .exec_first("SELECT ? AS answered, REPEAT('y', ?)", (i, pad))
+            .expect("prepared")
+            .expect("row");
+        assert_eq!((got.0, got.1.len() as u64), (i, pad));
+        assert_eq!(shape(&mut b), shape0 + 2 * (i + 1), "digest count");
+        assert_eq!(queries(&mut b), executes0 + i + 1, "Com_stmt_execute");
+        if i % 10 == 9 {
+            b.query_drop("FLUSH SLOW LOGS").expect("flush");
+            let file = std::fs::read_to_string(&slow).expect("slow log file");
+            assert!(file.contains(&format!("{text};")), "{text} in the file");
+        }
+    }
+    server.assert_alive("after the reads");
+}
