@@ -107,6 +107,9 @@ impl SessionShared {
     }
 }
 
+/// How long [`Server::await_recorded`] waits at most.
+pub const AWAIT_RECORDED_AT_MOST: std::time::Duration = std::time::Duration::from_secs(1);
+
 pub const KILL_QUERY: u8 = 1;
 pub const KILL_CONNECTION: u8 = 2;
 
@@ -255,7 +258,9 @@ impl Server {
     /// and asks, on another connection, for the logs, the statement digests and history or
     /// the global counters sees that statement there. A session records in the same
     /// stretch of code that answers (nothing awaited between), so the wait is short and
-    /// cannot wait on a task of its own thread.
+    /// cannot wait on a task of its own thread; it is still bounded by
+    /// [`AWAIT_RECORDED_AT_MOST`], so that no reader hangs on a session that cannot go on
+    /// (a log buffer that stays full behind a stuck disk).
     pub fn await_recorded(&self) {
         let busy: Vec<(Arc<SessionShared>, u64)> = self
             .sessions
@@ -266,8 +271,11 @@ impl Server {
                 (n % 2 == 1).then(|| (s.clone(), n))
             })
             .collect();
+        let start = Instant::now();
         for (s, n) in busy {
-            while s.recording.load(Ordering::Acquire) == n {
+            while s.recording.load(Ordering::Acquire) == n
+                && start.elapsed() < AWAIT_RECORDED_AT_MOST
+            {
                 std::thread::yield_now();
             }
         }
@@ -318,6 +326,7 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn connected_counts_registered_sessions() {
@@ -336,5 +345,37 @@ mod tests {
         server.unregister_session(b.id);
         assert_eq!(server.connected.load(Ordering::Relaxed), 0);
         assert!(server.sessions.lock().is_empty());
+    }
+
+    #[test]
+    fn await_recorded_waits_for_a_session_that_answered_to_record() {
+        let server = Server::new(
+            Arc::new(Storage::new()),
+            GlobalVars::new(),
+            "test".to_string(),
+        );
+        let s = server.register_session("h".to_string());
+        let recorded = Arc::new(AtomicBool::new(false));
+        // Answered, not yet recorded.
+        s.recording.fetch_add(1, Ordering::SeqCst);
+        let session = {
+            let (s, recorded) = (s.clone(), recorded.clone());
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                recorded.store(true, Ordering::Relaxed);
+                s.recording.fetch_add(1, Ordering::Release);
+            })
+        };
+        server.await_recorded();
+        assert!(
+            recorded.load(Ordering::Relaxed),
+            "returned before the record"
+        );
+        session.join().unwrap();
+        // A session that never records holds a reader up only so long.
+        s.recording.fetch_add(1, Ordering::SeqCst);
+        let start = Instant::now();
+        server.await_recorded();
+        assert!(start.elapsed() >= AWAIT_RECORDED_AT_MOST);
     }
 }
