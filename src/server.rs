@@ -57,10 +57,6 @@ pub struct SessionShared {
     pub history: Mutex<crate::observe::history::History>,
     /// Its status counters (`SHOW SESSION STATUS`; see `observe::status`).
     pub status: crate::observe::status::SessionStatus,
-    /// Odd while the session has sent a statement's answer and not yet recorded the
-    /// statement (logs, digests, history, counters; see `session::conn`'s `answer_now`);
-    /// bumped at both ends. Readers of those records wait it out: [`Server::await_recorded`].
-    pub recording: AtomicU64,
 }
 
 /// A session's command as the process list shows it (readers clone it out of the lock).
@@ -106,9 +102,6 @@ impl SessionShared {
         }
     }
 }
-
-/// How long [`Server::await_recorded`] waits at most.
-pub const AWAIT_RECORDED_AT_MOST: std::time::Duration = std::time::Duration::from_secs(1);
 
 pub const KILL_QUERY: u8 = 1;
 pub const KILL_CONNECTION: u8 = 2;
@@ -237,7 +230,6 @@ impl Server {
             socket: Mutex::new(None),
             history: Mutex::default(),
             status: Default::default(),
-            recording: AtomicU64::new(0),
         });
         if self.sessions.lock().insert(id, s.clone()).is_none() {
             self.connected.fetch_add(1, Ordering::Relaxed);
@@ -253,38 +245,8 @@ impl Server {
         }
     }
 
-    /// Waits until every session that has answered a statement before recording it (see
-    /// [`SessionShared::recording`]) has recorded it, so that a client that got an answer
-    /// and asks, on another connection, for the logs, the statement digests and history or
-    /// the global counters sees that statement there. A session records in the same
-    /// stretch of code that answers (nothing awaited between), so the wait is short and
-    /// cannot wait on a task of its own thread; it is still bounded by
-    /// [`AWAIT_RECORDED_AT_MOST`], so that no reader hangs on a session that cannot go on
-    /// (a log buffer that stays full behind a stuck disk).
-    pub fn await_recorded(&self) {
-        let busy: Vec<(Arc<SessionShared>, u64)> = self
-            .sessions
-            .lock()
-            .values()
-            .filter_map(|s| {
-                let n = s.recording.load(Ordering::SeqCst);
-                (n % 2 == 1).then(|| (s.clone(), n))
-            })
-            .collect();
-        let start = Instant::now();
-        for (s, n) in busy {
-            while s.recording.load(Ordering::Acquire) == n
-                && start.elapsed() < AWAIT_RECORDED_AT_MOST
-            {
-                std::thread::yield_now();
-            }
-        }
-    }
-
-    /// Global values of the per-session status counters (see `observe::status`), once
-    /// every statement answered so far is counted ([`Server::await_recorded`]).
+    /// Global values of the per-session status counters (see `observe::status`).
     pub fn global_status(&self) -> Vec<u64> {
-        self.await_recorded();
         let live: Vec<Arc<SessionShared>> = self.sessions.lock().values().cloned().collect();
         self.status.retired.totals(live.iter().map(|s| &s.status))
     }
@@ -326,7 +288,6 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn connected_counts_registered_sessions() {
@@ -345,37 +306,5 @@ mod tests {
         server.unregister_session(b.id);
         assert_eq!(server.connected.load(Ordering::Relaxed), 0);
         assert!(server.sessions.lock().is_empty());
-    }
-
-    #[test]
-    fn await_recorded_waits_for_a_session_that_answered_to_record() {
-        let server = Server::new(
-            Arc::new(Storage::new()),
-            GlobalVars::new(),
-            "test".to_string(),
-        );
-        let s = server.register_session("h".to_string());
-        let recorded = Arc::new(AtomicBool::new(false));
-        // Answered, not yet recorded.
-        s.recording.fetch_add(1, Ordering::SeqCst);
-        let session = {
-            let (s, recorded) = (s.clone(), recorded.clone());
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                recorded.store(true, Ordering::Relaxed);
-                s.recording.fetch_add(1, Ordering::Release);
-            })
-        };
-        server.await_recorded();
-        assert!(
-            recorded.load(Ordering::Relaxed),
-            "returned before the record"
-        );
-        session.join().unwrap();
-        // A session that never records holds a reader up only so long.
-        s.recording.fetch_add(1, Ordering::SeqCst);
-        let start = Instant::now();
-        server.await_recorded();
-        assert!(start.elapsed() >= AWAIT_RECORDED_AT_MOST);
     }
 }

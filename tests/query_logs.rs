@@ -831,9 +831,8 @@ fn sysbench_with_every_log_on_keeps_every_statement_across_rotations() {
     let _ = std::fs::remove_dir_all(&logs);
 }
 
-/// A statement is answered before the session records it (as MySQL does), but a client that
-/// got the answer and asks on another connection finds the statement in every record at
-/// once: the slow log table and file (after FLUSH SLOW LOGS), the session's statement
+/// A client that got a statement's answer and asks on another connection finds the
+/// statement in every record at once (the session records a statement before it answers): the slow log table and file (after FLUSH SLOW LOGS), the session's statement
 /// history, the statement digests and the global counters — over the text protocol and
 /// prepared statements, for small and large answers.
 #[test]

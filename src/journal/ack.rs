@@ -230,7 +230,7 @@ impl Drop for DirectAck {
 
 /// Send without blocking: the number of bytes the socket took, or `None` if the client is
 /// gone (its session finds out when it next reads).
-pub fn send_now(fd: &OwnedFd, bytes: &[u8]) -> Option<usize> {
+fn send_now(fd: &OwnedFd, bytes: &[u8]) -> Option<usize> {
     let mut sent = 0;
     while sent < bytes.len() {
         let rest = &bytes[sent..];

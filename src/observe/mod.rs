@@ -648,16 +648,6 @@ impl QueryLogs {
         }
     }
 
-    /// Whether a statement's audit record must be written (SEMISYNCHRONOUS) or synced
-    /// (SYNCHRONOUS) before the statement is answered.
-    pub fn audit_waits(&self) -> bool {
-        self.audit_on.load(Ordering::Relaxed)
-            && matches!(
-                audit::Strategy::from_u8(self.audit_strategy.load(Ordering::Relaxed)),
-                audit::Strategy::Semisynchronous | audit::Strategy::Synchronous
-            )
-    }
-
     /// Hands an audit record of time `time` (see [`Sink::append`]) to its writer, and waits
     /// as `audit_log_strategy` says.
     pub fn write_audit(&self, record: &[u8], time: u64) {

@@ -256,9 +256,6 @@ struct Conn<R, W> {
     pending: Option<(Arc<AckState>, u8)>,
     /// Where the response of the command's current statement begins in `writer`.
     stmt_mark: Mark,
-    /// The command's answer went out before its statement was recorded
-    /// ([`Conn::answer_now`]): the session's recording mark is cleared once it is.
-    answered_early: bool,
     multi_statements: bool,
     /// Empty column lists for a new responder (an `Arc` of nothing still allocates).
     no_cols: (Arc<[ColumnMeta]>, Arc<[SqlType]>),
@@ -492,7 +489,6 @@ where
         spin_tries: 0,
         pending: None,
         stmt_mark: Mark::default(),
-        answered_early: false,
         no_cols: (Arc::from(Vec::new()), Arc::from(Vec::new())),
     };
     // Between commands the thread waits in recv(2) (see `threads`): a KILL CONNECTION
@@ -658,9 +654,6 @@ where
                 a.state = "";
                 a.info.take()
             };
-            if std::mem::take(&mut self.answered_early) {
-                ctx.shared.recording.fetch_add(1, Ordering::Release);
-            }
             drop(info); // outside the lock
             if let Some(d) = ctx.deferred.take()
                 && !self.hand_off_commit(ctx, d).await
@@ -853,15 +846,7 @@ where
                     }
                     let text = LogText::Plain(stmt.as_bytes());
                     let r = self
-                        .end_statement(
-                            ctx,
-                            stmt,
-                            text,
-                            r,
-                            rows_sent,
-                            sent_before,
-                            !more && !io_failed,
-                        )
+                        .end_statement(ctx, stmt, text, r, rows_sent, sent_before)
                         .await;
                     if r.is_err() {
                         break;
@@ -1305,7 +1290,7 @@ where
         };
         // An error (the statement's or its commit's) has been answered already.
         let _ = self
-            .end_statement(ctx, &info, text, r, rows_sent, sent_before, !io_failed)
+            .end_statement(ctx, &info, text, r, rows_sent, sent_before)
             .await;
         !io_failed
     }
@@ -1314,9 +1299,7 @@ where
     /// the digests, the session's history and its profile (`sql`: the statement's text,
     /// `text`: as the logs show it). A profiled statement's deferred commit is made here, so
     /// that its wait is a stage of the statement (see `profile`); returns the statement's
-    /// result with the commit's. `last`: the command's last statement, whose answer may go
-    /// out before the record is made (see [`Conn::answer_now`]).
-    #[allow(clippy::too_many_arguments)]
+    /// result with the commit's.
     async fn end_statement(
         &mut self,
         ctx: &mut Ctx,
@@ -1325,7 +1308,6 @@ where
         mut r: Result<()>,
         rows_sent: u64,
         sent_before: u64,
-        last: bool,
     ) -> Result<()> {
         if ctx.profiler.current.is_some()
             && let Some(d) = ctx.deferred.take()
@@ -1339,9 +1321,6 @@ where
             }
         }
         ctx.stage(Stage::QueryEnd);
-        if last {
-            self.answered_early = self.answer_now(ctx);
-        }
         let rec = &mut ctx.rec;
         rec.rows_sent = rows_sent;
         rec.rows_affected = ctx.prev_row_count.max(0) as u64;
@@ -1351,37 +1330,6 @@ where
         ctx.record_history(sql);
         ctx.end_profile(sql);
         r
-    }
-
-    /// Sends the command's answer before its statement is recorded, as MySQL does (its
-    /// `dispatch_command` sends the statement's status before it writes the slow log and
-    /// ends the statement's instrumentation): the client goes on while the session writes
-    /// the record. Only with a send that does not wait (what the socket does not take is
-    /// flushed after the record, as before), and not when the answer has to wait for
-    /// something else first: a commit handed to the journal writer (its OK leaves once
-    /// durable), a profiled statement (its profile ends with the record), an audit record
-    /// the strategy says must be written first. Returns whether it sent; the session is
-    /// then marked as recording (see [`crate::server::SessionShared::recording`]) until the
-    /// command loop has recorded the statement and shown the session idle, with nothing
-    /// awaited in between (a reader waiting for the mark may hold the thread the session
-    /// would resume on).
-    fn answer_now(&mut self, ctx: &Ctx) -> bool {
-        if ctx.deferred.is_some()
-            || ctx.profiler.current.is_some()
-            || self.writer.buffered_len() == 0
-            || ctx.server.logs.audit_waits()
-        {
-            return false;
-        }
-        let Some(fd) = self.socket_dup() else {
-            return false;
-        };
-        // Marked before the bytes can reach the client.
-        ctx.shared.recording.fetch_add(1, Ordering::SeqCst);
-        let n = crate::journal::ack::send_now(&fd, self.writer.buffered()).unwrap_or(0);
-        ctx.shared.status.add(Stat::BytesSent, n as u64);
-        self.writer.sent_front(n);
-        true
     }
 }
 

@@ -868,8 +868,6 @@ impl Ctx {
                     }
                     if !logs.query.is_empty() {
                         let server = self.server.clone();
-                        // Statements answered before this one go to the files closed now.
-                        server.await_recorded();
                         crate::session::threads::blocking(|| {
                             for w in logs.query {
                                 server.logs.reopen(&[w], true);

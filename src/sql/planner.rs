@@ -213,29 +213,23 @@ impl<'a> Planner<'a> {
         let Some(db) = db.or_else(|| self.default_db()) else {
             return Ok(None);
         };
-        let log_table = LogTable::named(&db, &t);
-        if (log_table.is_some() || super::sysschema::table_names(&db).is_some())
-            && let Some(ctx) = self.session
-        {
-            // Rows of every statement answered so far, on any connection.
-            ctx.server.await_recorded();
-        }
-        let (db, def, rows) = if let (Some(which), Some(logs)) = (log_table, self.log_tables) {
-            let data = logs
-                .read_table(which)
-                .map_err(|e| MyError::storage_io(&e))?;
-            let def = which.def();
-            // TIMESTAMP columns hold UTC, as stored tables do (read in the session's
-            // zone).
-            let rows = logtable::parse(&def, &data, 0);
-            (db, def, rows)
-        } else if let Some(ctx) = self.session
-            && let Some((def, rows)) = super::sysschema::table(ctx, &db, &t)
-        {
-            (def.db.clone(), def, rows)
-        } else {
-            return Ok(None);
-        };
+        let (db, def, rows) =
+            if let (Some(which), Some(logs)) = (LogTable::named(&db, &t), self.log_tables) {
+                let data = logs
+                    .read_table(which)
+                    .map_err(|e| MyError::storage_io(&e))?;
+                let def = which.def();
+                // TIMESTAMP columns hold UTC, as stored tables do (read in the session's
+                // zone).
+                let rows = logtable::parse(&def, &data, 0);
+                (db, def, rows)
+            } else if let Some(ctx) = self.session
+                && let Some((def, rows)) = super::sysschema::table(ctx, &db, &t)
+            {
+                (def.db.clone(), def, rows)
+            } else {
+                return Ok(None);
+            };
         self.uncacheable.set(true);
         let table = Table::new(def);
         for row in rows {

@@ -762,19 +762,6 @@ impl PacketWriter {
         taken
     }
 
-    /// Drops the first `n` buffered bytes, which the caller has sent itself (a send that
-    /// took only part of the buffer leaves the rest for the next flush). Marks taken before
-    /// no longer apply, as after a flush.
-    pub fn sent_front(&mut self, n: usize) {
-        assert!(
-            self.open.is_none(),
-            "PacketWriter::sent_front with a packet open"
-        );
-        let n = n.min(self.buf.len());
-        self.buf.drain(..n);
-        self.flushed_bytes += n as u64;
-    }
-
     /// Appends bytes that are already framed (the rest of a response sent in part).
     pub fn push_framed(&mut self, bytes: &[u8]) {
         assert!(
@@ -990,28 +977,6 @@ mod tests {
             assert!(r2.read_into(&mut big).await.unwrap());
             assert!(big.capacity() <= READ_SHRINK_ABOVE_BYTES);
         }
-    }
-
-    #[tokio::test]
-    async fn bytes_sent_from_the_front_are_not_sent_again() {
-        let mut w = PacketWriter::new();
-        w.packet(b"first");
-        w.packet(b"second");
-        let all = w.buffered().to_vec();
-        let total = w.total_bytes();
-        w.sent_front(7);
-        assert_eq!(w.buffered(), &all[7..]);
-        assert_eq!(w.total_bytes(), total, "sent bytes stay counted");
-        let (mut a, mut b) = tokio::io::duplex(1 << 10);
-        w.flush(&mut a).await.unwrap();
-        drop(a);
-        let mut rest = Vec::new();
-        tokio::io::AsyncReadExt::read_to_end(&mut b, &mut rest)
-            .await
-            .unwrap();
-        assert_eq!(rest, &all[7..]);
-        w.sent_front(100);
-        assert_eq!(w.total_bytes(), total, "nothing left to drop");
     }
 
     #[tokio::test]
