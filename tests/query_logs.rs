@@ -832,9 +832,10 @@ fn sysbench_with_every_log_on_keeps_every_statement_across_rotations() {
 }
 
 /// A client that got a statement's answer and asks on another connection finds the
-/// statement in every record at once (the session records a statement before it answers): the slow log table and file (after FLUSH SLOW LOGS), the session's statement
-/// history, the statement digests and the global counters — over the text protocol and
-/// prepared statements, for small and large answers.
+/// statement in every record at once (the session records a statement before it answers):
+/// the slow log table and file (after FLUSH SLOW LOGS), the session's statement history,
+/// the statement digests and the global counters — over the text protocol and prepared
+/// statements, for small and large answers.
 #[test]
 fn an_answered_statement_is_already_recorded_for_other_connections() {
     if !quire_only() {
@@ -864,16 +865,16 @@ fn an_answered_statement_is_already_recorded_for_other_connections() {
             .expect("row");
         n.unwrap_or(0)
     };
-    let queries = |c: &mut mysql::Conn| -> u64 {
+    let executes = |c: &mut mysql::Conn| -> u64 {
         let (_, v): (String, String) = c
             .query_first("SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'")
             .expect("status")
             .expect("row");
         v.parse().expect("number")
     };
-    let (shape0, executes0) = (shape(&mut b), queries(&mut b));
+    let (shape0, executes0) = (shape(&mut b), executes(&mut b));
     for i in 0..60u64 {
-        // Every third answer is larger than a socket buffer takes at once.
+        // Every third answer is 3 MB, more than a socket buffer takes at once.
         let pad = if i % 3 == 2 { 3 << 20 } else { 8 };
         let text = format!("SELECT {i} AS answered, REPEAT('x', {pad})");
         let got: (u64, String) = a.query_first(&text).expect("text").expect("row");
@@ -899,7 +900,7 @@ fn an_answered_statement_is_already_recorded_for_other_connections() {
             .expect("row");
         assert_eq!((got.0, got.1.len() as u64), (i, pad));
         assert_eq!(shape(&mut b), shape0 + 2 * (i + 1), "digest count");
-        assert_eq!(queries(&mut b), executes0 + i + 1, "Com_stmt_execute");
+        assert_eq!(executes(&mut b), executes0 + i + 1, "Com_stmt_execute");
         if i % 10 == 9 {
             b.query_drop("FLUSH SLOW LOGS").expect("flush");
             let file = std::fs::read_to_string(&slow).expect("slow log file");
@@ -907,4 +908,5 @@ fn an_answered_statement_is_already_recorded_for_other_connections() {
         }
     }
     server.assert_alive("after the reads");
+    let _ = std::fs::remove_dir_all(&logs);
 }
