@@ -40,9 +40,8 @@
 //!
 //! **Waking the writer**: a session wakes it only when it finds it asleep (or its stripe
 //! half full while the writer gathers, or it waits on it). Once awake, the writer lets
-//! entries gather for a while (see [`GATHER`]) before it takes the batch, so on a busy
-//! server it is woken by its own timer, about once per `GATHER_BYTES` of a stripe, not once
-//! per entry. Both flags are atomics that change
+//! entries gather for up to [`GATHER`] before it takes the batch, so on a busy server it is
+//! woken about once per `GATHER`, not once per entry. Both flags are atomics that change
 //! only then: appending reads them without writing a shared cache line.
 //!
 //! **Order of operations in the writer**: a reopen or a new path requested with
@@ -75,17 +74,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long the writer lets entries gather after being woken, at the least and at the most:
-/// in between, as long as the last batches took to bring [`GATHER_BYTES`] a stripe. Each
-/// wake-up costs the sessions more than the write (a 500-µs gather measured 0.87 against
-/// 0.96 for 5 ms with every statement audited), so the writer wakes for a batch of some size
-/// rather than on a fixed clock, and on its own timer: a session that woke it when its
-/// stripe reached the size (where a stripe fills in 6–9 ms, at point select) cost more
-/// than the wake-ups saved. A half-full stripe still ends a gather early. Waiters
-/// (SEMISYNCHRONOUS, FLUSH) do not wait for it.
-pub const GATHER: (Duration, Duration) = (Duration::from_millis(5), Duration::from_millis(50));
-/// The bytes a stripe should hold when a gather ends (see [`GATHER`]).
-const GATHER_BYTES: u64 = 64 << 10;
+/// How long the writer lets entries gather after being woken. Long enough that the writer
+/// wakes rarely (each wake-up of a thread on a halted vCPU costs the sessions more than the
+/// write: 500 µs measured 0.87 against 0.96 for 5 ms with every statement audited), short
+/// enough that a half-full stripe is not reached at tens of MB/s. Waiters (SEMISYNCHRONOUS,
+/// FLUSH) do not wait for it.
+pub const GATHER: Duration = Duration::from_millis(5);
 /// How often a failed file is tried again, at most.
 pub const RETRY: Duration = Duration::from_secs(1);
 /// The smallest share of the capacity a stripe gets.
@@ -449,17 +443,6 @@ impl Sink {
     }
 }
 
-/// The gather time for a rate of `bytes` taken over `took` from `stripes` stripes (see
-/// [`GATHER`]).
-fn next_gather(bytes: u64, took: Duration, stripes: u64) -> Duration {
-    let want = GATHER_BYTES * stripes.max(1);
-    if bytes == 0 {
-        return GATHER.1;
-    }
-    let ns = (took.as_nanos() as u64).saturating_mul(want) / bytes;
-    Duration::from_nanos(ns).clamp(GATHER.0, GATHER.1)
-}
-
 /// The entries of one batch in time order, as runs of consecutive entries of one stripe:
 /// (stripe, start, end) in `runs`. A tie goes to the lower stripe. The entries of a stripe
 /// that come before the next stripe's head make one run; runs are written from the stripes
@@ -573,9 +556,6 @@ impl Writer {
         let mut batch: Vec<Stripe> = (0..sink.stripes.len()).map(|_| Stripe::default()).collect();
         let mut runs = Vec::new();
         let mut merged: Vec<u8> = Vec::new();
-        // The gather time: what the batches' rate says GATHER_BYTES a stripe takes.
-        let mut gather = GATHER.0;
-        let mut last_take = Instant::now();
         loop {
             let (number, reopen, new_path, sync, stop) = {
                 let mut c = sink.ctl.lock();
@@ -599,7 +579,7 @@ impl Writer {
                     // Let entries gather (see the module doc); an urgent request or a
                     // half-full stripe ends the wait early.
                     sink.writer_gathering.store(true, Ordering::Relaxed);
-                    let _ = sink.work.wait_for(&mut c, gather);
+                    let _ = sink.work.wait_for(&mut c, GATHER);
                     sink.writer_gathering.store(false, Ordering::Relaxed);
                 }
                 let number = sink.batch.load(Ordering::SeqCst);
@@ -617,10 +597,6 @@ impl Writer {
                 )
             };
             let entries: usize = batch.iter().map(|s| s.index.len()).sum();
-            let bytes: u64 = batch.iter().map(|s| s.buf.len() as u64).sum();
-            let now = Instant::now();
-            gather = next_gather(bytes, now - last_take, batch.len() as u64);
-            last_take = now;
             if entries > 0 {
                 merge_runs(&batch, &mut runs);
                 self.write(&batch, &runs, entries as u64, &mut merged);
@@ -1054,19 +1030,6 @@ mod tests {
         assert_eq!(kept + dropped, 10_000);
         assert_eq!(std::fs::metadata(&path).expect("file").len(), kept * 1000);
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn the_gather_is_the_time_a_stripe_takes_to_fill_its_share() {
-        let ms = Duration::from_millis;
-        // Two stripes brought 128 KB in 18 ms: gather 18 ms again.
-        assert_eq!(next_gather(2 * GATHER_BYTES, ms(18), 2), ms(18));
-        // Four times the rate: a quarter of the time, but not under the floor.
-        assert_eq!(next_gather(8 * GATHER_BYTES, ms(40), 2), ms(10));
-        assert_eq!(next_gather(8 * GATHER_BYTES, ms(8), 2), GATHER.0);
-        // A trickle, or nothing (an idle writer woken by one entry): the ceiling.
-        assert_eq!(next_gather(300, Duration::from_secs(10), 2), GATHER.1);
-        assert_eq!(next_gather(0, ms(1), 2), GATHER.1);
     }
 
     #[test]
