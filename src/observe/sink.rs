@@ -87,9 +87,9 @@ pub const GATHER: (Duration, Duration) = (Duration::from_millis(5), Duration::fr
 /// The bytes a log's batch should hold when a gather ends (see [`GATHER`]), all stripes
 /// together: with the three logs on, read/write brings this in about 7 ms (slow and audit
 /// logs, 9–10 MB/s) and 18 ms (general log, 3.6 MB/s), point select in under 5 ms (so there
-/// the floor decides). Twice as much a batch (64 KB a stripe on two
-/// CPUs) made point select slower by throughput though not by CPU per query: a batch's
-/// bytes pass through the caches the sessions work in.
+/// the floor decides). Twice as much a batch (64 KB a stripe on two CPUs) made point select
+/// slower by throughput though not by CPU per query: a batch's bytes pass through the
+/// caches the sessions work in.
 const GATHER_BYTES: u64 = 64 << 10;
 /// How often a failed file is tried again, at most.
 pub const RETRY: Duration = Duration::from_secs(1);
@@ -456,11 +456,10 @@ impl Sink {
 
 /// The gather time for a rate of `bytes` taken over `took` (see [`GATHER`]).
 fn next_gather(bytes: u64, took: Duration) -> Duration {
-    let want = GATHER_BYTES;
     if bytes == 0 {
         return GATHER.1;
     }
-    let ns = (took.as_nanos() as u64).saturating_mul(want) / bytes;
+    let ns = (took.as_nanos() as u64).saturating_mul(GATHER_BYTES) / bytes;
     Duration::from_nanos(ns).clamp(GATHER.0, GATHER.1)
 }
 
