@@ -54,7 +54,7 @@ pub struct SessionShared {
     /// Cleared when the session ends, so the socket closes with the session.
     pub socket: Mutex<Option<Arc<std::os::fd::OwnedFd>>>,
     /// Its last statements (`performance_schema.events_statements_history`).
-    pub history: Mutex<crate::observe::history::History>,
+    pub history: crate::observe::history::Locked,
     /// Its status counters (`SHOW SESSION STATUS`; see `observe::status`).
     pub status: crate::observe::status::SessionStatus,
 }
@@ -228,7 +228,7 @@ impl Server {
             kill_notify: tokio::sync::Notify::new(),
             kill_conn_notify: tokio::sync::Notify::new(),
             socket: Mutex::new(None),
-            history: Mutex::default(),
+            history: Default::default(),
             status: Default::default(),
         });
         if self.sessions.lock().insert(id, s.clone()).is_none() {

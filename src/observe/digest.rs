@@ -585,11 +585,59 @@ pub fn is_summary(db: &str, name: &str) -> bool {
 /// digest or lets it go.
 pub type DigestRef = Arc<Arc<DigestEntry>>;
 
+/// The digest row of a session's current statement. The handle of its last statement stays
+/// here after it ends, and a history slot that already holds the row keeps its own: a
+/// session that runs one statement over and over (as sysbench's sessions do) changes no
+/// reference count at all, where taking a handle per statement and dropping the slot's old
+/// one cost two locked instructions a statement.
+#[derive(Default)]
+pub struct Current {
+    kept: Option<DigestRef>,
+    /// Whether `kept` is the current statement's row (false: it has none, or not yet).
+    set: bool,
+}
+
+impl Current {
+    /// A new statement: no row yet.
+    pub fn clear(&mut self) {
+        self.set = false;
+    }
+
+    /// The statement adds to `e`'s row (None: to no row).
+    pub fn set(&mut self, e: Option<&DigestRef>) {
+        self.set = e.is_some();
+        if let Some(e) = e
+            && !self.kept.as_ref().is_some_and(|k| Arc::ptr_eq(k, e))
+        {
+            self.kept = Some(e.clone());
+        }
+    }
+
+    /// The current statement's row.
+    pub fn get(&self) -> Option<&DigestRef> {
+        if self.set { self.kept.as_ref() } else { None }
+    }
+
+    /// Hands the statement's row to its history slot, whose old handle it replaces (a slot
+    /// already holding the row keeps its handle); the statement has no row after this.
+    pub fn store_into(&mut self, slot: &mut Option<DigestRef>) {
+        let mine = if self.set { self.kept.as_ref() } else { None };
+        self.set = false;
+        match (slot.as_ref(), mine) {
+            (Some(s), Some(m)) if Arc::ptr_eq(s, m) => {}
+            (_, Some(_)) => *slot = self.kept.take(),
+            (_, None) => *slot = None,
+        }
+    }
+}
+
 /// A session's own map from (schema, digest text) to its row, so that a statement takes no
 /// shared lock to find it.
 #[derive(Default)]
 pub struct SessionCache {
     map: HashMap<u64, DigestRef>,
+    /// The overflow row's handle (not in `map`, see [`SessionCache::get`]).
+    overflow: Option<DigestRef>,
 }
 
 /// How many digests a session keeps at most before it starts its map over.
@@ -602,7 +650,7 @@ impl SessionCache {
         digests: &Digests,
         schema: Option<&str>,
         text: &str,
-    ) -> Option<DigestRef> {
+    ) -> Option<&DigestRef> {
         if !digests.setup.digests_on() {
             return None;
         }
@@ -612,23 +660,23 @@ impl SessionCache {
                 .hash_one((schema, text))
         };
         let generation = digests.generation();
-        if let Some(e) = self.map.get(&h)
-            && e.generation == generation
-            && e.text.as_deref() == Some(text)
-            && e.schema.as_deref() == schema
-        {
-            return Some(e.clone());
+        let hit = self.map.get(&h).is_some_and(|e| {
+            e.generation == generation
+                && e.text.as_deref() == Some(text)
+                && e.schema.as_deref() == schema
+        });
+        if !hit {
+            let e = Arc::new(digests.entry(schema, text));
+            if e.text.is_none() {
+                // The overflow row: not cached by its key (a truncate makes room).
+                return Some(self.overflow.insert(e));
+            }
+            if self.map.len() >= SESSION_CACHE_MAX {
+                self.map.clear();
+            }
+            self.map.insert(h, e);
         }
-        let e = Arc::new(digests.entry(schema, text));
-        if e.text.is_none() {
-            // The overflow row: not cached (a truncate makes room).
-            return Some(e);
-        }
-        if self.map.len() >= SESSION_CACHE_MAX {
-            self.map.clear();
-        }
-        self.map.insert(h, e.clone());
-        Some(e)
+        self.map.get(&h)
     }
 }
 
@@ -649,6 +697,42 @@ mod tests {
         assert_eq!(bucket_of(9_999_999), 0);
         assert_eq!(bucket_of(10_000_000), 1);
         assert_eq!(bucket_of(u64::MAX), BUCKETS - 1);
+    }
+
+    #[test]
+    fn the_current_row_moves_to_history_without_taking_a_handle_per_statement() {
+        let d = Digests::with_capacity(true, 10);
+        let mut cache = SessionCache::default();
+        let a = cache.get(&d, None, "SELECT ?").unwrap().clone();
+        let b = cache.get(&d, None, "DO ?").unwrap().clone();
+        let mut cur = Current::default();
+        let mut slots: [Option<DigestRef>; 2] = [None, None];
+        // Statement 1 (a) goes to slot 0, 2 (a) to slot 1, then 3 (a) to slot 0 again.
+        for i in 0..3 {
+            cur.clear();
+            assert!(cur.get().is_none());
+            cur.set(Some(&a));
+            assert!(Arc::ptr_eq(cur.get().unwrap(), &a));
+            cur.store_into(&mut slots[i % 2]);
+            assert!(cur.get().is_none(), "stored: the statement is done");
+            assert!(Arc::ptr_eq(slots[i % 2].as_ref().unwrap(), &a));
+        }
+        // The cache's, the test's, the two slots' and the session's: statement 3 found its
+        // row in slot 0 already, so the session kept its handle.
+        assert_eq!(Arc::strong_count(&a), 5);
+        // The same row again, to a slot holding it: no handle taken or dropped.
+        cur.set(Some(&a));
+        cur.store_into(&mut slots[1]);
+        assert_eq!(Arc::strong_count(&a), 5);
+        // Another row replaces the slot's; a statement without a row empties its slot.
+        cur.set(Some(&b));
+        cur.store_into(&mut slots[0]);
+        assert!(Arc::ptr_eq(slots[0].as_ref().unwrap(), &b));
+        cur.set(None);
+        assert!(cur.get().is_none());
+        cur.store_into(&mut slots[1]);
+        assert!(slots[1].is_none());
+        assert_eq!(Arc::strong_count(&a), 2, "the cache's and the test's");
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub struct StmtEvent {
     pub no_index_used: bool,
 }
 
+/// A session's history behind its lock: a spin lock, whose release is a plain store (a
+/// session takes it once a statement; only a reader of the tables ever waits on it).
+pub type Locked = spin::mutex::SpinMutex<History, spin::relax::Yield>;
+
 /// A session's last statements.
 #[derive(Default)]
 pub struct History {
@@ -71,17 +75,20 @@ impl History {
         Some(slot)
     }
 
-    /// Where the next ended statement will be written (slot and text buffer), for
+    /// Where the next ended statement will be written (slot and text buffer) and what it
+    /// reads there (the slot's schema, compared with the session's), for
     /// [`super::prefetch`] at the next statement's start; None until the ring is
     /// `size` long.
-    pub fn next_hint(&self, size: usize) -> Option<[(usize, usize); 2]> {
+    pub fn next_hint(&self, size: usize) -> Option<[(usize, usize); 3]> {
         if self.ring.len() != size || size == 0 {
             return None;
         }
         let slot = self.ring.get((self.ended % size as u64) as usize)?;
+        let schema = slot.schema.as_deref().unwrap_or_default();
         Some([
             (std::ptr::from_ref(slot) as usize, size_of::<StmtEvent>()),
             (slot.sql_text.as_ptr() as usize, slot.sql_text.len()),
+            (schema.as_ptr() as usize, schema.len()),
         ])
     }
 
@@ -346,12 +353,18 @@ mod tests {
         let mut h = History::default();
         assert!(h.next_hint(3).is_none(), "no hint before the ring exists");
         for i in 0..7 {
-            h.next_slot(3).unwrap().sql_text = format!("SELECT {i}");
-            let [(slot, slot_bytes), (text, _)] = h.next_hint(3).unwrap();
+            let slot = h.next_slot(3).unwrap();
+            slot.sql_text = format!("SELECT {i}");
+            slot.schema = Some(format!("db{i}"));
+            let [(slot, slot_bytes), (text, _), (schema, schema_bytes)] = h.next_hint(3).unwrap();
             let next = h.next_slot(3).unwrap();
             assert_eq!(slot, std::ptr::from_ref(next) as usize);
             assert_eq!(slot_bytes, size_of::<StmtEvent>());
             assert_eq!(text, next.sql_text.as_ptr() as usize);
+            match &next.schema {
+                Some(s) => assert_eq!((schema, schema_bytes), (s.as_ptr() as usize, s.len())),
+                None => assert_eq!(schema_bytes, 0, "no schema, nothing to fetch"),
+            }
         }
         assert!(
             h.next_hint(4).is_none(),

@@ -1246,17 +1246,17 @@ where
         ctx.begin_statement();
         // The statement keeps its digest row while it is current (no lookup per execution).
         let digests = &ctx.server.digests;
-        ctx.stmt_digest = match &stmt.digest {
-            Some(e) if digests.fresh(e, ctx.db.as_deref()) => Some(e.clone()),
-            _ if stmt.digest_text.is_empty() => None,
+        match &stmt.digest {
+            Some(e) if digests.fresh(e, ctx.db.as_deref()) => ctx.stmt_digest.set(Some(e)),
+            _ if stmt.digest_text.is_empty() => ctx.stmt_digest.set(None),
             _ => {
                 let e = ctx
                     .digest_cache
                     .get(digests, ctx.db.as_deref(), &stmt.digest_text);
-                stmt.digest = e.clone();
-                e
+                stmt.digest = e.cloned();
+                ctx.stmt_digest.set(e);
             }
-        };
+        }
         // The general log needs the text with its values now (and leaves it in `text_buf`
         // for the other logs); the slow log only if it takes the entry.
         let (info, param_pos) = (stmt.info.clone(), stmt.param_pos.clone());

@@ -146,7 +146,7 @@ impl Ctx {
         let end_us = end_ns / 1000;
         self.stage(super::profile::Stage::FreeingItems);
         self.shared.status.add_record(&self.rec);
-        if let Some(d) = &self.stmt_digest
+        if let Some(d) = self.stmt_digest.get()
             && self.server.digests.setup.instrumented(self.rec.com)
         {
             let rec = &self.rec;
@@ -252,8 +252,8 @@ impl Ctx {
     /// into its session's history (`observe::history`); `sql` is its text.
     pub fn record_history(&mut self, sql: &str) {
         let digests = &self.server.digests;
-        let digest = self.stmt_digest.take();
         if !digests.setup.history_on() || !digests.setup.instrumented(self.rec.com) {
+            self.stmt_digest.clear();
             self.history_hint = None;
             return;
         }
@@ -272,6 +272,7 @@ impl Ctx {
         };
         let mut h = self.shared.history.lock();
         let Some(e) = h.next_slot(size) else {
+            self.stmt_digest.clear();
             self.history_hint = None;
             return;
         };
@@ -282,7 +283,7 @@ impl Ctx {
         e.sql_text.clear();
         let cut = digest::floor_char_boundary(sql.as_bytes(), max_text);
         e.sql_text.push_str(sql.get(..cut).unwrap_or_default());
-        e.digest = digest;
+        self.stmt_digest.store_into(&mut e.digest);
         if e.schema.as_deref() != self.db.as_deref() {
             e.schema = self.db.clone();
         }

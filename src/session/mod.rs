@@ -110,10 +110,10 @@ pub struct Ctx {
     pub stmt_text: String,
     /// What the statement being run has done so far, for the logs (see `observe`).
     pub rec: crate::observe::StmtRecord,
-    /// The digest row the statement being run adds to (None: digests off, or not known).
-    pub stmt_digest: Option<crate::observe::digest::DigestRef>,
+    /// The digest row the statement being run adds to (none: digests off, or not known).
+    pub stmt_digest: crate::observe::digest::Current,
     /// Where the session's next history entry goes (see `History::next_hint`).
-    pub history_hint: Option<[(usize, usize); 2]>,
+    pub history_hint: Option<[(usize, usize); 3]>,
     /// This session's digest rows, by schema and digest text.
     pub digest_cache: crate::observe::digest::SessionCache,
     /// The plans of the text statements this session has run (in front of the shared cache).
@@ -215,7 +215,7 @@ impl Ctx {
             binlog: commit::BinlogSession::default(),
             stmt_text: String::new(),
             rec: crate::observe::StmtRecord::default(),
-            stmt_digest: None,
+            stmt_digest: crate::observe::digest::Current::default(),
             history_hint: None,
             digest_cache: crate::observe::digest::SessionCache::default(),
             plans: crate::sql::cache::SessionPlans::default(),
@@ -307,7 +307,7 @@ impl Ctx {
     /// Opens the statement record (and the statement's profile, when profiling is on).
     pub fn begin_record(&mut self, bytes_received: u64) {
         self.rec.begin(bytes_received);
-        self.stmt_digest = None;
+        self.stmt_digest.clear();
         for (addr, bytes) in self.history_hint.into_iter().flatten() {
             crate::observe::prefetch(addr, bytes);
         }

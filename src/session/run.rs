@@ -1332,16 +1332,18 @@ impl Ctx {
         more: bool,
     ) -> Result<()> {
         let opts = self.lex_options();
-        self.stmt_digest = None;
+        self.stmt_digest.clear();
         let norm = lexer::normalize(text, &opts).map_err(|e| {
             let (near, line) = e.near_text(text);
             MyError::parse(&near, line)
         })?;
         let kind = norm.kind;
         self.rec.kind = kind;
-        self.stmt_digest =
-            self.digest_cache
-                .get(&self.server.digests, self.db.as_deref(), &norm.digest_text);
+        self.stmt_digest.set(self.digest_cache.get(
+            &self.server.digests,
+            self.db.as_deref(),
+            &norm.digest_text,
+        ));
         self.stage(Stage::CheckingPermissions);
         // Diagnostics statements read the previous statement's diagnostics area: SHOW
         // WARNINGS/ERRORS, and (as in MySQL) a statement reading @@warning_count or
