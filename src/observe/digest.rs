@@ -17,7 +17,8 @@
 //! A session finds a digest's row in its own small cache, keyed by a hash of the schema and
 //! the text; only a miss takes the registry's lock. The session holds the row through a
 //! handle of its own ([`DigestRef`]), so passing it from statement to history counts
-//! references on a line no other session writes. `TRUNCATE TABLE` starts a new
+//! references on a line no other session writes, and a statement the session repeats
+//! counts none ([`Current`]). `TRUNCATE TABLE` starts a new
 //! generation of rows: a cached row of an older generation is looked up again.
 //!
 //! # Rows, bounds and differences from MySQL
@@ -51,6 +52,7 @@ use crate::storage::schema::{ColumnDef, TableDef};
 use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -621,13 +623,11 @@ impl Current {
     /// Hands the statement's row to its history slot, whose old handle it replaces (a slot
     /// already holding the row keeps its handle); the statement has no row after this.
     pub fn store_into(&mut self, slot: &mut Option<DigestRef>) {
-        let mine = if self.set { self.kept.as_ref() } else { None };
-        self.set = false;
-        match (slot.as_ref(), mine) {
-            (Some(s), Some(m)) if Arc::ptr_eq(s, m) => {}
-            (_, Some(_)) => *slot = self.kept.take(),
-            (_, None) => *slot = None,
+        let held = matches!((slot.as_ref(), self.get()), (Some(s), Some(m)) if Arc::ptr_eq(s, m));
+        if !held {
+            *slot = if self.set { self.kept.take() } else { None };
         }
+        self.set = false;
     }
 }
 
@@ -660,23 +660,25 @@ impl SessionCache {
                 .hash_one((schema, text))
         };
         let generation = digests.generation();
-        let hit = self.map.get(&h).is_some_and(|e| {
+        let fresh = |e: &DigestRef| {
             e.generation == generation
                 && e.text.as_deref() == Some(text)
                 && e.schema.as_deref() == schema
-        });
-        if !hit {
-            let e = Arc::new(digests.entry(schema, text));
-            if e.text.is_none() {
-                // The overflow row: not cached by its key (a truncate makes room).
-                return Some(self.overflow.insert(e));
-            }
-            if self.map.len() >= SESSION_CACHE_MAX {
-                self.map.clear();
-            }
-            self.map.insert(h, e);
+        };
+        if self.map.len() >= SESSION_CACHE_MAX && !self.map.contains_key(&h) {
+            self.map.clear();
         }
-        self.map.get(&h)
+        match self.map.entry(h) {
+            Entry::Occupied(o) if fresh(o.get()) => Some(o.into_mut()),
+            stale_or_new => {
+                let e = Arc::new(digests.entry(schema, text));
+                if e.text.is_none() {
+                    // The overflow row: not cached by its key (a truncate makes room).
+                    return Some(self.overflow.insert(e));
+                }
+                Some(stale_or_new.insert_entry(e).into_mut())
+            }
+        }
     }
 }
 
