@@ -13,6 +13,8 @@
 # Before each workload, one run with the logs off warms the server up (not counted); the
 # pairs then alternate which side runs first, and the switches take turns pair by pair.
 #   bench/query_logs.sh [SECONDS] [REPS] [PARTS]
+# CONTROL=1 adds a control switch to Quire's rounds ("on" switches nothing on; its runs are
+# cleaned up like the others): its ratio is what the method reads when nothing changes.
 # PARTS: any of "quire mariadb" (default both). Run from the project root after
 # `cargo build --release`. Ports: QUIRE_PORT (13330), MARIADB_PORT (23330). The log files
 # are in a scratch directory, removed at the end with everything started.
@@ -103,12 +105,15 @@ if [[ " $parts " == *" quire "* ]]; then
   AUDIT_ON="SET GLOBAL audit_log=ON"
   QOFF="$OFF; SET GLOBAL audit_log=OFF"
   echo "== Quire: each log on against all off"
+  control=()
+  if [ "${CONTROL:-0}" = 1 ]; then control=("Quire control (nothing on)" "$QOFF"); fi
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$qport" "$wl" "$th") tps (not counted)"
     measure "$wl" "$th" "$qport" "$QOFF" \
       "Quire slow log (long_query_time=0)" "$SLOW_ON" "Quire general log" "$GEN_ON" \
-      "Quire audit log (ASYNCHRONOUS)" "$AUDIT_ON" "Quire all three logs" "$SLOW_ON; $GEN_ON; $AUDIT_ON"
+      "Quire audit log (ASYNCHRONOUS)" "$AUDIT_ON" "Quire all three logs" "$SLOW_ON; $GEN_ON; $AUDIT_ON" \
+      "${control[@]}"
   done
   slap "Quire slow log (long_query_time=0)" "$qport" "$SLOW_ON" "$QOFF"
   mariadb -h127.0.0.1 -P"$qport" -uroot -N -e "SHOW GLOBAL STATUS LIKE 'Quire_%_log_%'" |
