@@ -817,14 +817,15 @@ impl Writer {
         let mut tail = std::mem::take(&mut self.spare);
         tail.clear();
         if keep > 0 {
-            let mut at = (len - keep) as usize;
-            if let Some(i) = pieces.iter().position(|p| {
-                let inside = at < p.len();
-                if !inside {
-                    at -= p.len();
-                }
-                inside
-            }) {
+            // The piece the tail starts in (`i`), and where in it (`at`).
+            let (mut i, mut at) = (0, (len - keep) as usize);
+            while let Some(p) = pieces.get(i)
+                && at >= p.len()
+            {
+                at -= p.len();
+                i += 1;
+            }
+            if i < pieces.len() {
                 tail.extend_from_slice(pieces[i].get(at..).unwrap_or_default());
                 pieces[i + 1..]
                     .iter()
@@ -1037,14 +1038,7 @@ mod tests {
         let sink =
             Sink::start("test log", path.clone(), 1 << 20, Header::default(), None).expect("start");
         let mut expected = before;
-        let n = (3 * LET_GO_BYTES / 1000) + 10;
-        for i in 0..n {
-            let mut entry = format!("{i:>10} ").into_bytes();
-            entry.resize(999, b'x');
-            entry.push(b'\n');
-            assert!(sink.append(&entry, i + 1, Full::Wait).is_some());
-            expected.extend_from_slice(&entry);
-        }
+        append_kb(&sink, 0, (3 * LET_GO_BYTES / 1000) + 10, &mut expected);
         sink.shutdown();
         let got = std::fs::read(&path).expect("read");
         assert_eq!(got.len(), expected.len());
