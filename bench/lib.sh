@@ -68,3 +68,23 @@ sb_run_cpu() {
     print "sysbench_cpu_s: " s }' "$f"
   rm -f "$f"
 }
+
+# sb_tps_cpu PORT WORKLOAD THREADS SECONDS: one sysbench run (as sb_run), "TPS Q S": Q is
+# the machine's busy time (all CPUs, /proc/stat) less sysbench's own, per transaction in us
+# (the server, and what the kernel does for it outside it: writeback, interrupts), S is
+# sysbench's own. sysbench does the same work per transaction in every run, so S measures
+# the machine's speed of the moment, and for two runs a and b, (1 + Q_a / S_a) / (1 + Q_b /
+# S_b) is the throughput ratio b/a that their CPU predicts on CPUs shared with sysbench
+# (steady where the tps of single runs here drift by +-20 %; see bench/ab.sh).
+sb_tps_cpu() {
+  local b1 out
+  b1=$(machine_busy)
+  out=$(sb_run_cpu "$@")
+  awk -v b=$(( $(machine_busy) - b1 )) -v hz="$(getconf CLK_TCK)" '
+    /transactions:/ {gsub(/[(]/, "", $3); tps = $3; n = $2}
+    /sysbench_cpu_s:/ {s = $2}
+    END {printf "%s %.3f %.3f\n", tps, (b / hz - s) * 1e6 / n, s * 1e6 / n}' <<<"$out"
+}
+# machine_busy: the clock ticks all CPUs have been busy since boot (user, nice, system, irq,
+# softirq).
+machine_busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }

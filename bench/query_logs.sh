@@ -12,6 +12,8 @@
 #     not part of the bars).
 # Before each workload, one run with the logs off warms the server up (not counted); the
 # pairs then alternate which side runs first, and the switches take turns pair by pair.
+# Each pair also gives the throughput ratio that its runs' CPU per transaction predicts
+# (see sb_tps_cpu in bench/lib.sh): the summaries show its median as "CPU-predicted".
 #   bench/query_logs.sh [SECONDS] [REPS] [PARTS]
 # CONTROL=1 adds a control switch to Quire's rounds ("on" switches nothing on; its runs are
 # cleaned up like the others): its ratio is what the method reads when nothing changes.
@@ -28,30 +30,40 @@ echo "Quire $(git rev-parse --short HEAD); MariaDB $(mariadbd --version | awk '{
 
 # pair NAME PORT ON_SQL OFF_SQL WORKLOAD THREADS R: one alternating pair of runs with the
 # logs switched on and off (odd R on first, even R off first: a drift in the server's speed
-# does not favour either side); prints it and keeps it under NAME + WORKLOAD.
-declare -A ON_TPS OFF_TPS
+# does not favour either side); prints it and keeps it under NAME + WORKLOAD. Each run is
+# followed by clean_logs, so both sides' runs come after the same steps (a run after a
+# `sync` and one right after another run are not alike here).
+declare -A ON_TPS OFF_TPS PRED
 pair() {
-  local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 r=$7 x y k="$1|$5|$6"
-  if (( r % 2 == 0 )); then y=$(tps "$port" "$wl" "$th"); fi
-  mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
-  x=$(tps "$port" "$wl" "$th")
-  mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
-  clean_logs "$port"
-  if (( r % 2 == 1 )); then y=$(tps "$port" "$wl" "$th"); fi
+  local name=$1 port=$2 on_sql=$3 off_sql=$4 wl=$5 th=$6 r=$7 x y qx sx qy sy k="$1|$5|$6" p side
+  for side in $( (( r % 2 )) && echo "on off" || echo "off on"); do
+    if [ "$side" = on ]; then
+      mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$on_sql"
+      read -r x qx sx < <(tps_cpu "$port" "$wl" "$th")
+      mariadb -h127.0.0.1 -P"$port" -usb -psb -e "$off_sql"
+    else
+      read -r y qy sy < <(tps_cpu "$port" "$wl" "$th")
+    fi
+    clean_logs "$port"
+  done
+  p=$(awk -v qx="$qx" -v sx="$sx" -v qy="$qy" -v sy="$sy" 'BEGIN {printf "%.4f", (1 + qy / sy) / (1 + qx / sx)}')
   echo "  $name $wl t=$th run $r: on $x off $y"
-  ON_TPS[$k]+=" $x"; OFF_TPS[$k]+=" $y"
+  echo "  $name $wl t=$th run $r CPU us/transaction: on $qx+$sx off $qy+$sy, predicted $p"
+  ON_TPS[$k]+=" $x"; OFF_TPS[$k]+=" $y"; PRED[$k]+=" $p"
 }
 # summary NAME WORKLOAD THREADS: the medians' ratio on/off of NAME's pairs, and the median
-# of the pairs' own ratios (steadier when the machine's speed drifts between pairs).
+# of the pairs' own ratios (steadier when the machine's speed drifts between pairs), and the
+# median of the pairs' CPU-predicted ratios.
 summary() {
   local k="$1|$2|$3" on off i ratios=()
-  read -r -a on <<<"${ON_TPS[$k]}"; read -r -a off <<<"${OFF_TPS[$k]}"
+  local -a pred
+  read -r -a on <<<"${ON_TPS[$k]}"; read -r -a off <<<"${OFF_TPS[$k]}"; read -r -a pred <<<"${PRED[$k]}"
   for i in "${!on[@]}"; do
     ratios+=("$(awk -v a="${on[i]}" -v b="${off[i]}" 'BEGIN {printf "%.4f", a / b}')")
   done
   awk -v a="$(med "${on[@]}")" -v b="$(med "${off[@]}")" -v p="$(med "${ratios[@]}")" \
-    -v n="${#on[@]}" -v w="$2" -v t="$3" -v s="$1" \
-    'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f; median of the %d pair ratios %.3f\n", s, w, t, a, b, a/b, n, p}'
+    -v n="${#on[@]}" -v w="$2" -v t="$3" -v s="$1" -v c="$(med "${pred[@]}")" \
+    'BEGIN{printf "%s, %s t=%s: median tps on=%s off=%s ratio on/off=%.3f; median of the %d pair ratios %.3f; CPU-predicted %.3f\n", s, w, t, a, b, a/b, n, p, c}'
 }
 # measure WORKLOAD THREADS PORT OFF_SQL NAME ON_SQL [NAME ON_SQL ...]: REPS rounds in each
 # of which every switch gets one pair, so each switch's pairs spread over the whole
@@ -68,6 +80,7 @@ measure() {
   for ((i = 0; i < ${#sw[@]}; i += 2)); do summary "${sw[i]}" "$wl" "$th"; done
 }
 tps() { sb_tps "$1" "$2" "$3" "$secs"; } # tps PORT WORKLOAD THREADS
+tps_cpu() { sb_tps_cpu "$1" "$2" "$3" "$secs"; } # tps_cpu PORT WORKLOAD THREADS
 # slap NAME PORT ON_SQL OFF_SQL: mariadb-slap select 1 at concurrency 64, seconds on / off.
 slap() {
   local name=$1 port=$2 on_sql=$3 off_sql=$4 on=() off=() x y
@@ -110,6 +123,7 @@ if [[ " $parts " == *" quire "* ]]; then
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$qport" "$wl" "$th") tps (not counted)"
+    clean_logs "$qport"
     measure "$wl" "$th" "$qport" "$QOFF" \
       "Quire slow log (long_query_time=0)" "$SLOW_ON" "Quire general log" "$GEN_ON" \
       "Quire audit log (ASYNCHRONOUS)" "$AUDIT_ON" "Quire all three logs" "$SLOW_ON; $GEN_ON; $AUDIT_ON" \
@@ -130,6 +144,7 @@ if [[ " $parts " == *" mariadb "* ]]; then
   for w in "oltp_point_select 64" "oltp_read_write 16"; do
     read -r wl th <<<"$w"
     echo "  warm-up, logs off: $(tps "$mport" "$wl" "$th") tps (not counted)"
+    clean_logs "$mport"
     measure "$wl" "$th" "$mport" "$OFF" \
       "MariaDB slow log (long_query_time=0)" "$SLOW_ON" "MariaDB general log" "$GEN_ON"
   done
