@@ -36,7 +36,7 @@ preds=(); ratios=()
 for r in $(seq "$reps"); do
   if (( r % 2 )); then order="A B"; else order="B A"; fi
   for s in $order; do read -r t q sb < <(one "$s"); declare "T$s=$t" "Q$s=$q" "S$s=$sb"; done
-  p=$(awk -v qa="$QA" -v sa="$SA" -v qb="$QB" -v sb="$SB" 'BEGIN{printf "%.3f", (1+qa/sa)/(1+qb/sb)}')
+  p=$(cpu_predicted "$QA" "$SA" "$QB" "$SB")
   x=$(awk -v a="$TA" -v b="$TB" 'BEGIN{printf "%.3f", b/a}')
   echo "rep $r: A $TA tps Q $QA S $SA | B $TB tps Q $QB S $SB | tps B/A $x predicted $p"
   preds+=("$p"); ratios+=("$x")

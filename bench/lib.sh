@@ -15,11 +15,19 @@ trap cleanup EXIT
 # command to run it under (say `taskset -c 0`).
 start_quire() {
   local port=$1 dir=$2; shift 2
-  ${QUIRE_WRAP:-} target/release/quire --datadir="$dir" --port="$port" "$@" >"$dir.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 50); do mariadb -h127.0.0.1 -P"$port" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
+  launch_quire "$port" "$dir" "$@"
   mariadb -h127.0.0.1 -P"$port" -uroot -e "CREATE USER sb@'%' IDENTIFIED BY 'sb';
     GRANT ALL ON *.* TO sb@'%'; CREATE DATABASE sbtest;"
+}
+
+# launch_quire PORT DIR [OPTIONS...]: Quire from target/release on its data directory DIR
+# (new or not; its output appended to DIR.log), once it answers (at most 30 s: a restart
+# recovers first); its pid is the last of $pids. QUIRE_WRAP as for start_quire.
+launch_quire() {
+  local port=$1 dir=$2; shift 2
+  ${QUIRE_WRAP:-} target/release/quire --datadir="$dir" --port="$port" "$@" >>"$dir.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 150); do mariadb -h127.0.0.1 -P"$port" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
 }
 
 # start_mariadb PORT [MARIADBD OPTIONS...]: the private MariaDB in $tmp/mdb (user sb/sb,
@@ -84,6 +92,11 @@ sb_tps_cpu() {
     /transactions:/ {gsub(/[(]/, "", $3); tps = $3; n = $2}
     /sysbench_cpu_s:/ {s = $2}
     END {printf "%s %.3f %.3f\n", tps, (b / hz - s) * 1e6 / n, s * 1e6 / n}' <<<"$out"
+}
+# cpu_predicted Q_A S_A Q_B S_B: the throughput ratio B/A that two runs' CPU per
+# transaction predicts (sb_tps_cpu's Q and S), (1 + Q_A / S_A) / (1 + Q_B / S_B).
+cpu_predicted() {
+  awk -v qa="$1" -v sa="$2" -v qb="$3" -v sb="$4" 'BEGIN {printf "%.4f", (1 + qa / sa) / (1 + qb / sb)}'
 }
 # machine_busy: the clock ticks all CPUs have been busy since boot (user, nice, system, irq,
 # softirq).

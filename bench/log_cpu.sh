@@ -27,7 +27,6 @@ m "SET GLOBAL slow_query_log_file='$logs/slow.log', general_log_file='$logs/gene
 OFF="SET GLOBAL slow_query_log=OFF, general_log=OFF, audit_log=OFF, long_query_time=10"
 # Logs off, their files emptied (lib.sh's clear_logs).
 logs_off() { m "$OFF"; clear_logs "$port" "$logs"; }
-busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }
 mine() { awk '{print $14+$15}' "/proc/$pid/stat"; }
 switches() { awk '$1 == "ctxt" {print $2}' /proc/stat; }
 total() { head -1 /proc/stat | awk '{t = 0; for (i = 2; i <= 9; i++) t += $i; print t}'; }
@@ -36,9 +35,9 @@ total() { head -1 /proc/stat | awk '{t = 0; for (i = 2; i <= 9; i++) t += $i; pr
 # that was busy, 1 when the CPUs are the bottleneck)
 one() {
   local b1 q1 c1 t1 out
-  b1=$(busy); q1=$(mine); c1=$(switches); t1=$(total)
+  b1=$(machine_busy); q1=$(mine); c1=$(switches); t1=$(total)
   out=$(sb_run_cpu "$port" "$wl" "$th" "$secs")
-  awk -v b=$(( $(busy) - b1 )) -v q=$(( $(mine) - q1 )) -v c=$(( $(switches) - c1 )) \
+  awk -v b=$(( $(machine_busy) - b1 )) -v q=$(( $(mine) - q1 )) -v c=$(( $(switches) - c1 )) \
     -v t=$(( $(total) - t1 )) -v hz="$(getconf CLK_TCK)" '
     /transactions:/ {gsub(/[(]/, "", $3); tps = $3}
     /queries:/ && !n {n = $2}

@@ -37,10 +37,8 @@ restart() {
   kill "${pid[$p]}"
   wait "${pid[$p]}" 2>/dev/null || true
   # shellcheck disable=SC2086
-  ${QUIRE_WRAP:-} target/release/quire --datadir="${dir[$p]}" --port="$p" ${opts[$p]} \
-    >>"${dir[$p]}.log" 2>&1 &
-  pids+=($!); pid[$p]=$!
-  for _ in $(seq 150); do mariadb -h127.0.0.1 -P"$p" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
+  launch_quire "$p" "${dir[$p]}" ${opts[$p]}
+  pid[$p]=${pids[-1]}
 }
 A=127.0.0.1:$on:sb:sb; B=127.0.0.1:$off:sb:sb
 for s in "$A" "$B"; do "$shared/pair.sh" prepare "$s" >/dev/null; done
@@ -65,7 +63,7 @@ for w in "${WORKLOADS[@]}"; do
     fi
     if (( r % 2 )); then read -r x qx sx < <(tps "$on" "$wl" "$th"); read -r y qy sy < <(tps "$off" "$wl" "$th")
     else read -r y qy sy < <(tps "$off" "$wl" "$th"); read -r x qx sx < <(tps "$on" "$wl" "$th"); fi
-    p=$(awk -v qx="$qx" -v sx="$sx" -v qy="$qy" -v sy="$sy" 'BEGIN {printf "%.4f", (1 + qy / sy) / (1 + qx / sx)}')
+    p=$(cpu_predicted "$qy" "$sy" "$qx" "$sx")
     echo "run $r: A $x | B $y tps | CPU us/transaction A $qx+$sx B $qy+$sy, predicted A/B $p"
     ta+=("$x"); tb+=("$y"); pr+=("$(awk -v a="$x" -v b="$y" 'BEGIN {printf "%.4f", a / b}')"); pc+=("$p")
   done
@@ -77,14 +75,13 @@ done
 # whole machine's busy time and the server's own, per query; sysbench's share (the rest)
 # does the same work in both, so (1 + off ratio) / (1 + on ratio) is the throughput ratio
 # the servers' CPU predicts on 2 cores shared with sysbench.
-busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }
 pid_of() { pgrep -f "target/release/quire.*--port=$1" | head -1; }
 mine() { awk '{print $14+$15}' "/proc/$1/stat"; }
 one() { # PORT WORKLOAD THREADS -> "all_us quire_us" per query
   local pid b1 q1 out
-  pid=$(pid_of "$1"); b1=$(busy); q1=$(mine "$pid")
+  pid=$(pid_of "$1"); b1=$(machine_busy); q1=$(mine "$pid")
   out=$(sb_run "$1" "$2" "$3" "$secs")
-  awk -v b=$(( $(busy) - b1 )) -v q=$(( $(mine "$pid") - q1 )) -v hz="$(getconf CLK_TCK)" '
+  awk -v b=$(( $(machine_busy) - b1 )) -v q=$(( $(mine "$pid") - q1 )) -v hz="$(getconf CLK_TCK)" '
     /queries:/ && !n {n = $2}
     END {printf "%.3f %.3f\n", b * 1e6 / hz / n, q * 1e6 / hz / n}' <<<"$out"
 }

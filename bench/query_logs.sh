@@ -46,7 +46,7 @@ pair() {
     fi
     clean_logs "$port"
   done
-  p=$(awk -v qx="$qx" -v sx="$sx" -v qy="$qy" -v sy="$sy" 'BEGIN {printf "%.4f", (1 + qy / sy) / (1 + qx / sx)}')
+  p=$(cpu_predicted "$qy" "$sy" "$qx" "$sx")
   echo "  $name $wl t=$th run $r: on $x off $y"
   echo "  $name $wl t=$th run $r CPU us/transaction: on $qx+$sx off $qy+$sy, predicted $p"
   ON_TPS[$k]+=" $x"; OFF_TPS[$k]+=" $y"; PRED[$k]+=" $p"
