@@ -75,13 +75,12 @@ done
 # whole machine's busy time and the server's own, per query; sysbench's share (the rest)
 # does the same work in both, so (1 + off ratio) / (1 + on ratio) is the throughput ratio
 # the servers' CPU predicts on 2 cores shared with sysbench.
-pid_of() { pgrep -f "target/release/quire.*--port=$1" | head -1; }
 mine() { awk '{print $14+$15}' "/proc/$1/stat"; }
 one() { # PORT WORKLOAD THREADS -> "all_us quire_us" per query
-  local pid b1 q1 out
-  pid=$(pid_of "$1"); b1=$(machine_busy); q1=$(mine "$pid")
+  local qpid=${pid[$1]} b1 q1 out
+  b1=$(machine_busy); q1=$(mine "$qpid")
   out=$(sb_run "$1" "$2" "$3" "$secs")
-  awk -v b=$(( $(machine_busy) - b1 )) -v q=$(( $(mine "$pid") - q1 )) -v hz="$(getconf CLK_TCK)" '
+  awk -v b=$(( $(machine_busy) - b1 )) -v q=$(( $(mine "$qpid") - q1 )) -v hz="$(getconf CLK_TCK)" '
     /queries:/ && !n {n = $2}
     END {printf "%.3f %.3f\n", b * 1e6 / hz / n, q * 1e6 / hz / n}' <<<"$out"
 }
