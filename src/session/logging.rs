@@ -99,7 +99,7 @@ impl Ctx {
     }
 
     fn log_command_at(&mut self, now: i64, command: &str, arg: &[u8]) {
-        if self.vars.get_bool(crate::config::vars::SQL_LOG_OFF) {
+        if self.sql_log_off {
             return;
         }
         let time = self.log_time(now);

@@ -121,6 +121,9 @@ pub struct Ctx {
     /// `profiling`, `profiling_history_size` (cached), and the profiles (see `profile`).
     pub profiling: bool,
     pub profiling_keep: usize,
+    /// `sql_log_off` (cached: the general log reads it for every command, and the variable's
+    /// slot is a cache miss by then).
+    pub sql_log_off: bool,
     pub profiler: profile::Profiler,
     /// The session's slow-log settings (cached from its variables).
     pub slow: crate::observe::slow::SlowSettings,
@@ -220,6 +223,7 @@ impl Ctx {
             digest_cache: crate::observe::digest::SessionCache::default(),
             plans: crate::sql::cache::SessionPlans::default(),
             profiling: false,
+            sql_log_off: false,
             profiling_keep: 15,
             profiler: profile::Profiler::default(),
             slow: crate::observe::slow::SlowSettings::default(),
@@ -262,6 +266,7 @@ impl Ctx {
         self.diag.max_kept = max;
         self.binlog = commit::BinlogSession::from_vars(&self.vars);
         self.profiling = self.vars.get_bool(vars::PROFILING);
+        self.sql_log_off = self.vars.get_bool(vars::SQL_LOG_OFF);
         self.profiling_keep = self.vars.get_u64(vars::PROFILING_HISTORY_SIZE) as usize;
         let us = |v: f64| (v * 1e6).round() as u64;
         self.slow = crate::observe::slow::SlowSettings {
