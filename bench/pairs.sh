@@ -23,19 +23,19 @@ awk '
     on = $(NF - 2); off = $NF
     if (off > 0) { n[key]++; r[key, n[key]] = on / off }
   }
-  # bench/perf_schema.sh: "run R: A X | B Y tps[ | CPU ... predicted A/B P]" lines, then
-  # the workload'\''s summary line "WORKLOAD t=N median tps ...".
   # sysbench'\''s CPU per transaction on/off in a line "... CPU us/transaction[:] A|on Q+S
   # B|off Q+S, ...", or "" without one.
-  function sysbench_ratio(line,   t, f, i, s1, s2, x) {
+  function sysbench_ratio(line,   nf, f, i, s1, s2, x) {
     if (!sub(/.*CPU us\/transaction:? /, "", line)) return ""
-    split(line, f, / /)
-    for (i = 1; i < length(f); i++) {
+    nf = split(line, f, / /)
+    for (i = 1; i < nf; i++) {
       if (f[i] == "A" || f[i] == "on") { split(f[i + 1], x, "+"); s1 = x[2] + 0 }
       if (f[i] == "B" || f[i] == "off") { split(f[i + 1], x, "+"); s2 = x[2] + 0 }
     }
     return (s1 > 0 && s2 > 0) ? s1 / s2 : ""
   }
+  # bench/perf_schema.sh: "run R: A X | B Y tps[ | CPU ... predicted A/B P]" lines, then
+  # the workload'\''s summary line "WORKLOAD t=N median tps ...".
   /^run [0-9]+: A [0-9.]+ \| B [0-9.]+ tps/ {
     np++; pa[np] = $4 / $7
     pp[np] = ($0 ~ /predicted A\/B/) ? $NF : ""
@@ -52,9 +52,9 @@ awk '
   }
   / run [0-9]+ CPU us\/transaction: .*predicted [0-9.]+$/ {
     key = $0; sub(/ run [0-9]+ CPU.*/, "", key); sub(/^ +/, "", key)
-    n[key " CPU-predicted"]++; r[key " CPU-predicted", n[key " CPU-predicted"]] = $NF
+    k2 = key " CPU-predicted"; n[k2]++; r[k2, n[k2]] = $NF
     x = sysbench_ratio($0)
-    if (x != "") { n[key " sysbench CPU"]++; r[key " sysbench CPU", n[key " sysbench CPU"]] = x }
+    if (x != "") { k2 = key " sysbench CPU"; n[k2]++; r[k2, n[k2]] = x }
   }
   END {
     for (k in n) {
