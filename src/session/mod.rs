@@ -223,8 +223,8 @@ impl Ctx {
             digest_cache: crate::observe::digest::SessionCache::default(),
             plans: crate::sql::cache::SessionPlans::default(),
             profiling: false,
-            sql_log_off: false,
             profiling_keep: 15,
+            sql_log_off: false,
             profiler: profile::Profiler::default(),
             slow: crate::observe::slow::SlowSettings::default(),
             ip: String::new(),
@@ -266,8 +266,8 @@ impl Ctx {
         self.diag.max_kept = max;
         self.binlog = commit::BinlogSession::from_vars(&self.vars);
         self.profiling = self.vars.get_bool(vars::PROFILING);
-        self.sql_log_off = self.vars.get_bool(vars::SQL_LOG_OFF);
         self.profiling_keep = self.vars.get_u64(vars::PROFILING_HISTORY_SIZE) as usize;
+        self.sql_log_off = self.vars.get_bool(vars::SQL_LOG_OFF);
         let us = |v: f64| (v * 1e6).round() as u64;
         self.slow = crate::observe::slow::SlowSettings {
             session_on: self.vars.get_bool(vars::SLOW_QUERY_LOG),
