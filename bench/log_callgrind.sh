@@ -6,6 +6,8 @@
 #   bench/log_callgrind.sh [BINARY] [WORKLOAD THREADS EVENTS]
 # e.g. bench/log_callgrind.sh target/release/quire oltp_point_select 4 20000
 #      bench/log_callgrind.sh /tmp/quire-before oltp_read_write 4 1000
+# LOGS_ON: the SQL that turns logging on instead (e.g. LOGS_ON='SET GLOBAL audit_log=ON' for
+# the audit log alone).
 # Prints the instructions per statement off and on and their difference; the dumps stay in
 # $OUT (default /tmp/quire-callgrind) for callgrind_annotate. Needs valgrind (apt-get install
 # valgrind). The writer threads' share is overstated: under valgrind the threads run one at
@@ -36,7 +38,7 @@ sb --events=$((events / 4)) --time=0 run >/dev/null   # warm-up, not counted
 declare -A per
 for mode in off on; do
   if [ "$mode" = on ]; then
-    m "SET GLOBAL slow_query_log=ON, general_log=ON, audit_log=ON, long_query_time=0"
+    m "${LOGS_ON:-SET GLOBAL slow_query_log=ON, general_log=ON, audit_log=ON, long_query_time=0}"
   fi
   callgrind_control -z "$vg" >/dev/null 2>&1
   queries=$(sb --events="$events" --time=0 run | awk '/queries:/ && !n {n = $2} END {print n}')

@@ -28,6 +28,7 @@ struct Rec {
     status: u64,
     class: String,
     rows: Option<u64>,
+    db: String,
     sql: Option<String>,
 }
 
@@ -45,7 +46,7 @@ for path in sys.argv[1:]:
             for k in ('timestamp', 'name', 'connection_id', 'user', 'host', 'ip', 'db', 'command_class', 'status'):
                 if k not in r:
                     sys.exit(f'{path}:{n}: no {k}: {line!r}')
-            print(json.dumps([r['name'], r['connection_id'], r['user'], r['status'], r['command_class'], r.get('rows'), r.get('sqltext')]))
+            print(json.dumps([r['name'], r['connection_id'], r['user'], r['status'], r['command_class'], r.get('rows'), r['db'], r.get('sqltext')]))
 "#;
     let mut cmd = Command::new(find_tool("python3").expect("python3"));
     cmd.arg("-c").arg(py).args(files);
@@ -70,7 +71,8 @@ for path in sys.argv[1:]:
                 status: f[3].parse().expect("status"),
                 class: f[4].to_string(),
                 rows: opt(f[5]).map(|r| r.parse().expect("rows")),
-                sql: f.get(6).and_then(|s| opt(s)),
+                db: f[6].to_string(),
+                sql: f.get(7).and_then(|s| opt(s)),
             }
         })
         .collect()
@@ -171,6 +173,9 @@ fn records_follow_policy_accounts_and_strategies() {
     assert_eq!(app[2].sql.as_deref(), Some("SELECT id FROM t WHERE id > 0"));
     assert_eq!(app[2].rows, Some(2));
     assert!(app[..5].iter().all(|r| r.conn == app[0].conn));
+    // The session's database (it logged in to `au`); none for the refused login.
+    assert!(app[..5].iter().all(|r| r.db == "au"), "{app:#?}");
+    assert_eq!(app[5].db, "");
 
     // Policy and accounts are dynamic: LOGINS keeps statements out; an include list keeps
     // other accounts out; the lists exclude each other (as in Percona).
@@ -226,6 +231,11 @@ fn records_follow_policy_accounts_and_strategies() {
         )
         .expect("change user");
         r.query_drop("SELECT 'as app'").expect("q");
+        // Each record has the session's database of its moment.
+        r.query_drop("USE mysql").expect("use");
+        r.query_drop("SELECT 'in mysql'").expect("q");
+        r.query_drop("USE au").expect("use");
+        r.query_drop("SELECT 'in au again'").expect("q");
     }
     c.query_drop("FLUSH LOGS").expect("flush");
     let recs = records(std::slice::from_ref(&file));
@@ -234,6 +244,25 @@ fn records_follow_policy_accounts_and_strategies() {
             .find(|r| r.sql.as_deref() == Some(text))
             .map(|r| r.user.clone())
     };
+    let db = |text: &str| {
+        recs.iter()
+            .find(|r| r.sql.as_deref() == Some(text))
+            .map(|r| r.db.clone())
+    };
+    assert_eq!(db("SELECT 'as root'").as_deref(), Some(""), "{recs:#?}");
+    assert_eq!(db("SELECT 'as app'").as_deref(), Some("au"), "{recs:#?}");
+    // (A record is written when its statement has ended: `USE`'s has the new database.)
+    assert_eq!(db("USE mysql").as_deref(), Some("mysql"), "{recs:#?}");
+    assert_eq!(
+        db("SELECT 'in mysql'").as_deref(),
+        Some("mysql"),
+        "{recs:#?}"
+    );
+    assert_eq!(
+        db("SELECT 'in au again'").as_deref(),
+        Some("au"),
+        "{recs:#?}"
+    );
     assert_eq!(
         who("SELECT 'as root'").as_deref(),
         Some("root"),

@@ -222,10 +222,9 @@ pub struct Record<'a> {
     pub time_us: i64,
     /// `Connect`, `Quit`, `Query`, `Execute`.
     pub name: &'static str,
-    pub conn_id: u32,
-    /// The account's fields, as [`who_json`] writes them (a session writes them once).
-    pub who: &'a [u8],
-    pub db: Option<&'a str>,
+    /// The connection id, the account's fields and the database, as [`Head`] writes them
+    /// (a session keeps them from one record to the next).
+    pub head: &'a [u8],
     pub command_class: &'static str,
     pub status: u16,
     pub rows: Option<u64>,
@@ -239,11 +238,8 @@ pub fn format(out: &mut Vec<u8>, r: &Record) {
     super::write_iso_time(out, r.time_us, r.utc);
     out.extend_from_slice(b"\",\"name\":\"");
     out.extend_from_slice(r.name.as_bytes());
-    out.extend_from_slice(b"\",\"connection_id\":");
-    write_u64(u64::from(r.conn_id), out);
-    out.extend_from_slice(r.who);
-    out.extend_from_slice(b",\"db\":");
-    json_str(out, r.db.unwrap_or("").as_bytes());
+    out.extend_from_slice(b"\",");
+    out.extend_from_slice(r.head);
     out.extend_from_slice(b",\"command_class\":\"");
     out.extend_from_slice(r.command_class.as_bytes());
     out.extend_from_slice(b"\",\"status\":");
@@ -259,17 +255,64 @@ pub fn format(out: &mut Vec<u8>, r: &Record) {
     out.extend_from_slice(b"}\n");
 }
 
-/// Appends a record's account fields (`user`, `priv_user`, `host`, `ip`), each with its
-/// leading comma.
-pub fn who_json(out: &mut Vec<u8>, user: &str, priv_user: &str, host: &str, ip: &str) {
-    for (key, v) in [
-        (&b",\"user\":"[..], user),
-        (b",\"priv_user\":", priv_user),
-        (b",\"host\":", host),
-        (b",\"ip\":", ip),
-    ] {
-        out.extend_from_slice(key);
-        json_str(out, v.as_bytes());
+/// The fields a session's records share from one statement to the next, from
+/// `"connection_id"` to `"db"` (`"connection_id":12,"user":"app","priv_user":"app",
+/// "host":"localhost","ip":"127.0.0.1","db":"shop"`): written when the session's account is
+/// decided, the database's part again when it changes. Formatting them for every record
+/// (the id's digits, the database's escape) was a tenth of the audit log's instructions.
+#[derive(Default)]
+pub struct Head {
+    json: Vec<u8>,
+    /// Where `,"db":` starts in `json`.
+    db_at: usize,
+    /// The database's name is in `json` as it is (it needed no escape), so it can be
+    /// compared with a name directly.
+    db_plain: bool,
+}
+
+impl Head {
+    const DB_KEY: &'static [u8] = b",\"db\":";
+
+    /// Writes the whole head.
+    pub fn write(&mut self, conn_id: u32, who: &Who, db: &str) {
+        self.json.clear();
+        self.json.extend_from_slice(b"\"connection_id\":");
+        write_u64(u64::from(conn_id), &mut self.json);
+        for (key, v) in [
+            (&b",\"user\":"[..], who.user),
+            (b",\"priv_user\":", who.priv_user),
+            (b",\"host\":", who.host),
+            (b",\"ip\":", who.ip),
+        ] {
+            self.json.extend_from_slice(key);
+            json_str(&mut self.json, v.as_bytes());
+        }
+        self.db_at = self.json.len();
+        self.set_db(db);
+    }
+
+    /// Writes the database's part again, unless it is `db` already (None is written as
+    /// the empty name, as before any `USE`).
+    pub fn keep_db(&mut self, db: Option<&str>) {
+        let db = db.unwrap_or("");
+        let start = self.db_at + Self::DB_KEY.len() + 1;
+        let same = self.db_plain
+            && self.json.len() > start
+            && self.json.get(start..self.json.len() - 1) == Some(db.as_bytes());
+        if !same {
+            self.set_db(db);
+        }
+    }
+
+    fn set_db(&mut self, db: &str) {
+        self.json.truncate(self.db_at);
+        self.json.extend_from_slice(Self::DB_KEY);
+        json_str(&mut self.json, db.as_bytes());
+        self.db_plain = self.json.len() == self.db_at + Self::DB_KEY.len() + db.len() + 2;
+    }
+
+    pub fn json(&self) -> &[u8] {
+        &self.json
     }
 }
 
@@ -667,18 +710,61 @@ pub fn verify_main(args: &[String]) -> i32 {
 mod tests {
     use super::*;
 
+    fn app() -> Who<'static> {
+        Who {
+            user: "app",
+            host: "localhost",
+            ip: "127.0.0.1",
+            priv_user: "app",
+            priv_host: "localhost",
+        }
+    }
+
+    #[test]
+    fn the_head_follows_the_database() {
+        let mut head = Head::default();
+        head.write(7, &app(), "");
+        let db_of = |h: &Head| {
+            let j = String::from_utf8_lossy(h.json()).into_owned();
+            j.rsplit_once(",\"db\":")
+                .map(|(_, d)| d.to_string())
+                .unwrap_or_default()
+        };
+        assert!(
+            String::from_utf8_lossy(head.json()).starts_with(
+                r#""connection_id":7,"user":"app","priv_user":"app","host":"localhost","ip":"127.0.0.1","db":"#
+            ),
+            "{}",
+            String::from_utf8_lossy(head.json())
+        );
+        assert_eq!(db_of(&head), r#""""#);
+        for (db, json) in [
+            (Some("shop"), r#""shop""#),
+            (Some("shop"), r#""shop""#),
+            (None, r#""""#),
+            (Some("caf\u{e9}"), "\"caf\u{e9}\""),
+            // A name that needs an escape is written again for every record, and its
+            // escaped text never passes for a name that is spelt that way.
+            (Some("a\"b"), r#""a\"b""#),
+            (Some(r#"a\"b"#), r#""a\\\"b""#),
+            (Some("a\"b"), r#""a\"b""#),
+            (Some(""), r#""""#),
+        ] {
+            head.keep_db(db);
+            assert_eq!(db_of(&head), json, "{db:?}");
+        }
+    }
+
     fn record(n: u32, text: &str) -> Vec<u8> {
         let mut out = Vec::new();
-        let mut who = Vec::new();
-        who_json(&mut who, "app", "app", "localhost", "127.0.0.1");
+        let mut head = Head::default();
+        head.write(n, &app(), "shop");
         format(
             &mut out,
             &Record {
                 time_us: 1_715_363_076_400_424,
                 name: "Query",
-                conn_id: n,
-                who: &who,
-                db: Some("shop"),
+                head: head.json(),
                 command_class: "select",
                 status: 0,
                 rows: Some(1),

@@ -219,6 +219,9 @@ struct IsoSecond {
     utc: bool,
     text: [u8; 32],
     len: usize,
+    /// The fraction in `text` now (a statement's slow-log and audit entries show the same
+    /// microsecond).
+    micro: u32,
 }
 
 impl IsoSecond {
@@ -230,6 +233,7 @@ impl IsoSecond {
         utc: false,
         text: [0; 32],
         len: 0,
+        micro: u32::MAX,
     };
 
     fn new(second: i64, utc: bool) -> IsoSecond {
@@ -252,14 +256,18 @@ impl IsoSecond {
             utc,
             text,
             len: Self::ZONE + zone.len(),
+            micro: u32::MAX,
         }
     }
 
     /// Appends the text with `micro` as its fraction.
     fn append(&mut self, out: &mut Vec<u8>, micro: u32) {
-        let mut frac = [0; 6];
-        micros6(&mut frac, micro);
-        self.text[Self::FRACTION..Self::ZONE].copy_from_slice(&frac);
+        if micro != self.micro {
+            let mut frac = [0; 6];
+            micros6(&mut frac, micro);
+            self.text[Self::FRACTION..Self::ZONE].copy_from_slice(&frac);
+            self.micro = micro;
+        }
         out.extend_from_slice(self.text.get(..self.len).unwrap_or_default());
     }
 }

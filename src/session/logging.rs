@@ -359,13 +359,16 @@ impl Ctx {
                 priv_host: &self.priv_host,
             });
             self.audit_generation = Some(generation);
-            self.audit_who.clear();
-            audit::who_json(
-                &mut self.audit_who,
-                &self.user,
-                &self.priv_user,
-                &self.host,
-                &self.ip,
+            self.audit_head.write(
+                self.conn_id,
+                &audit::Who {
+                    user: &self.user,
+                    host: &self.host,
+                    ip: &self.ip,
+                    priv_user: &self.priv_user,
+                    priv_host: &self.priv_host,
+                },
+                self.db.as_deref().unwrap_or(""),
             );
         }
         self.audit_admitted
@@ -395,6 +398,7 @@ impl Ctx {
         sqltext: Option<&[u8]>,
     ) {
         let time = self.log_time(time_us);
+        self.audit_head.keep_db(self.db.as_deref());
         let logs = &self.server.logs;
         self.log_buf.clear();
         audit::format(
@@ -402,9 +406,7 @@ impl Ctx {
             &audit::Record {
                 time_us,
                 name,
-                conn_id: self.conn_id,
-                who: &self.audit_who,
-                db: self.db.as_deref(),
+                head: self.audit_head.json(),
                 command_class,
                 status,
                 rows,
@@ -458,17 +460,15 @@ pub fn log_failed_login(
         priv_host: "",
     };
     if logs.audit_policy().is_some_and(|p| p.logins()) && logs.audit_admits(&who) {
-        let mut who = Vec::new();
-        audit::who_json(&mut who, user, "", host, ip);
+        let mut head = audit::Head::default();
+        head.write(conn_id, &who, "");
         buf.clear();
         audit::format(
             &mut buf,
             &audit::Record {
                 time_us: now,
                 name: "Connect",
-                conn_id,
-                who: &who,
-                db: None,
+                head: head.json(),
                 command_class: "connect",
                 status: crate::error::code::ER_ACCESS_DENIED_ERROR,
                 rows: None,

@@ -147,9 +147,9 @@ pub struct Ctx {
     /// not yet), and the decision.
     pub audit_generation: Option<u64>,
     pub audit_admitted: bool,
-    /// The audit records' account fields for this session (`audit::who_json`), written
-    /// when the decision above is made.
-    pub audit_who: Vec<u8>,
+    /// The fields this session's audit records share (`audit::Head`), written when the
+    /// decision above is made.
+    pub audit_head: crate::observe::audit::Head,
     /// This session's temporary tables (few: found by a scan). They shadow tables of the
     /// same name for this session only; see [`Ctx::temp_table`].
     pub temp_tables: Vec<Arc<crate::storage::table::Table>>,
@@ -235,7 +235,7 @@ impl Ctx {
             log_buf_prefetch: false,
             audit_generation: None,
             audit_admitted: false,
-            audit_who: Vec::new(),
+            audit_head: Default::default(),
             temp_tables: Vec::new(),
             journal_as: None,
             refuse_temp_tables: false,
@@ -318,11 +318,12 @@ impl Ctx {
         }
         if self.log_buf_prefetch {
             crate::observe::prefetch(self.log_buf.as_ptr() as usize, LOG_ENTRY_BYTES);
-            // What the entries copy from this session: its account's JSON (audit log) and
-            // its `# User@Host:` line (slow log). Among 64 sessions on one core they are
-            // cold by the next statement: copying `audit_who` was 0.7 % of the server's CPU
-            // with every statement audited.
-            crate::observe::prefetch(self.audit_who.as_ptr() as usize, self.audit_who.len());
+            // What the entries copy from this session: its records' shared fields (audit
+            // log) and its `# User@Host:` line (slow log). Among 64 sessions on one core
+            // they are cold by the next statement: copying the account's JSON was 0.7 % of
+            // the server's CPU with every statement audited.
+            let head = self.audit_head.json();
+            crate::observe::prefetch(head.as_ptr() as usize, head.len());
             crate::observe::prefetch(
                 self.log_user_host.as_ptr() as usize,
                 self.log_user_host.len(),
