@@ -295,11 +295,7 @@ impl Head {
     /// the empty name, as before any `USE`).
     pub fn keep_db(&mut self, db: Option<&str>) {
         let db = db.unwrap_or("");
-        let start = self.db_at + Self::DB_KEY.len() + 1;
-        let same = self.db_plain
-            && self.json.len() > start
-            && self.json.get(start..self.json.len() - 1) == Some(db.as_bytes());
-        if !same {
+        if !(self.db_plain && self.db_text() == Some(db.as_bytes())) {
             self.set_db(db);
         }
     }
@@ -308,7 +304,14 @@ impl Head {
         self.json.truncate(self.db_at);
         self.json.extend_from_slice(Self::DB_KEY);
         json_str(&mut self.json, db.as_bytes());
-        self.db_plain = self.json.len() == self.db_at + Self::DB_KEY.len() + db.len() + 2;
+        self.db_plain = self.db_text() == Some(db.as_bytes());
+    }
+
+    /// The database's name as `json` has it (escaped if it needed an escape): between the
+    /// quotes after `,"db":`.
+    fn db_text(&self) -> Option<&[u8]> {
+        self.json
+            .get(self.db_at + Self::DB_KEY.len() + 1..self.json.len().checked_sub(1)?)
     }
 
     pub fn json(&self) -> &[u8] {

@@ -351,25 +351,17 @@ impl Ctx {
         }
         let generation = logs.audit_generation.load(Ordering::Relaxed);
         if self.audit_generation != Some(generation) {
-            self.audit_admitted = logs.audit_admits(&audit::Who {
+            let who = audit::Who {
                 user: &self.user,
                 host: &self.host,
                 ip: &self.ip,
                 priv_user: &self.priv_user,
                 priv_host: &self.priv_host,
-            });
+            };
+            self.audit_admitted = logs.audit_admits(&who);
+            self.audit_head
+                .write(self.conn_id, &who, self.db.as_deref().unwrap_or(""));
             self.audit_generation = Some(generation);
-            self.audit_head.write(
-                self.conn_id,
-                &audit::Who {
-                    user: &self.user,
-                    host: &self.host,
-                    ip: &self.ip,
-                    priv_user: &self.priv_user,
-                    priv_host: &self.priv_host,
-                },
-                self.db.as_deref().unwrap_or(""),
-            );
         }
         self.audit_admitted
     }
