@@ -98,6 +98,15 @@ sb_tps_cpu() {
 cpu_predicted() {
   awk -v qa="$1" -v sa="$2" -v qb="$3" -v sb="$4" 'BEGIN {printf "%.4f", (1 + qa / sa) / (1 + qb / sb)}'
 }
+# pair_lines NAME WORKLOAD THREADS R ON OFF: one pair in bench/query_logs.sh's two lines
+# (what bench/pairs.sh reads), ON and OFF being sb_tps_cpu's "TPS Q S" of its two runs.
+pair_lines() {
+  local x qx sx y qy sy
+  read -r x qx sx <<<"$5"
+  read -r y qy sy <<<"$6"
+  echo "  $1 $2 t=$3 run $4: on $x off $y"
+  echo "  $1 $2 t=$3 run $4 CPU us/transaction: on $qx+$sx off $qy+$sy, predicted $(cpu_predicted "$qy" "$sy" "$qx" "$sx")"
+}
 # machine_busy: the clock ticks all CPUs have been busy since boot (user, nice, system, irq,
 # softirq).
 machine_busy() { head -1 /proc/stat | awk '{print $2+$3+$4+$7+$8}'; }

@@ -44,12 +44,9 @@ for r in $(seq "$rounds"); do
     clear_logs "$port" "$tmp/logs" "FLUSH SLOW LOGS; FLUSH GENERAL LOGS; FLUSH LOGS"
   done
   # Each mode against the round's "off", in bench/query_logs.sh's lines (for bench/pairs.sh).
-  read -r y qy sy <<<"${res[off]}"
   for m in disk null; do
-    read -r x qx sx <<<"${res[$m]}"
     name="all three logs, files $([ "$m" = disk ] && echo on disk || echo in /dev/null)"
-    echo "  $name $wl t=$th run $r: on $x off $y"
-    echo "  $name $wl t=$th run $r CPU us/transaction: on $qx+$sx off $qy+$sy, predicted $(cpu_predicted "$qy" "$sy" "$qx" "$sx")"
+    pair_lines "$name" "$wl" "$th" "$r" "${res[$m]}" "${res[off]}"
   done | tee -a "$tmp/pairs"
 done
 "$(dirname "$0")/pairs.sh" "$tmp/pairs"

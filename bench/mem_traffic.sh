@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   int append = !strcmp(mode, "write") || !strcmp(mode, "nolg");
   int rewrite = !strcmp(mode, "rewrite"), letgo = !strcmp(mode, "write");
   int copy = !strcmp(mode, "memcpy");
-  char *buf = malloc(chunk), *ring = calloc(1, lg), path[4096];
+  char *buf = malloc(chunk), *ring = copy ? calloc(1, lg) : NULL, path[4096];
   for (long i = 0; i < chunk; i++) buf[i] = 'a' + i % 26;
   snprintf(path, sizeof path, "%s/traffic.log", argv[1]);
   int fd = -1;
@@ -125,11 +125,8 @@ for r in $(seq "$rounds"); do
     sync
   done
   # Each mode against the round's "none", in bench/query_logs.sh's lines (for bench/pairs.sh).
-  read -r y qy sy <<<"${res[none]}"
   for m in "${modes[@]:1}"; do
-    read -r x qx sx <<<"${res[$m]}"
-    echo "  $rate MB/s $m oltp_point_select t=64 run $r: on $x off $y"
-    echo "  $rate MB/s $m oltp_point_select t=64 run $r CPU us/transaction: on $qx+$sx off $qy+$sy, predicted $(cpu_predicted "$qy" "$sy" "$qx" "$sx")"
+    pair_lines "$rate MB/s $m" oltp_point_select 64 "$r" "${res[$m]}" "${res[none]}"
   done | tee -a "$tmp/pairs"
 done
 "$(dirname "$0")/pairs.sh" "$tmp/pairs"
