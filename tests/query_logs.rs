@@ -321,12 +321,14 @@ fn entries_stay_whole_and_counted_across_reopens() {
             if std::fs::rename(&general, &g_to).is_ok() {
                 rotated.push((g_to, false));
             }
-            if r % 2 == 0 {
+            let how = if r % 2 == 0 {
                 // SAFETY: kill(2) on the server we started.
                 unsafe { libc::kill(pid, libc::SIGHUP) };
+                "SIGHUP"
             } else {
                 c.query_drop("FLUSH LOGS").expect("flush logs");
-            }
+                "FLUSH LOGS"
+            };
             // The files come back once reopened. Waiting for that keeps a late SIGHUP from
             // reopening the next file in place: its header would then follow an entry, and
             // pt-query-digest (with MySQL's and MariaDB's logs alike) reads such a header as
@@ -335,8 +337,7 @@ fn entries_stay_whole_and_counted_across_reopens() {
             while !(slow.exists() && general.exists()) {
                 assert!(
                     std::time::Instant::now() < deadline,
-                    "the logs were not reopened after {}",
-                    if r % 2 == 0 { "SIGHUP" } else { "FLUSH LOGS" }
+                    "the logs were not reopened after {how}"
                 );
                 c.query_drop("DO 0").expect("do");
                 std::thread::sleep(std::time::Duration::from_millis(5));
